@@ -1,0 +1,185 @@
+"""TFRecord framing with masked CRC-32C: resumable, corruption-tolerant reading of event files.
+
+An event file is a sequence of records ``u64 length | u32 masked_crc(length) | data | u32
+masked_crc(data)``, all little-endian. This module turns a byte range of such a file into the
+positions of its records and nothing more: decoding the data is ``events.py``'s job.
+
+Policy (TensorBoard's readers stall or give up on damage; we skip and report instead):
+
+* a record whose *data* CRC fails is skipped and reported; the rest of the file is still read;
+* a *length* CRC that fails means the framing itself is lost: we report it and resynchronise on
+  the next position that carries a valid header;
+* a length that cannot be real (larger than ``MAX_RECORD_LENGTH``) is never allocated;
+* a record that is not complete yet (a writer mid-flush) is left for the next read, which
+  resumes from the same offset.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+import crc32c as _crc32c
+import numpy as np
+
+HEADER_SIZE = 12
+FOOTER_SIZE = 4
+#: Larger than any record a protobuf writer can produce (protobuf caps messages at 2 GiB).
+MAX_RECORD_LENGTH = 1 << 31
+_MASK_DELTA = 0xA282EAD8
+_U32 = 0xFFFFFFFF
+_HEADER = struct.Struct("<QI")
+_FOOTER = struct.Struct("<I")
+
+
+def mask(crc: int) -> int:
+    """Apply TFRecord's (LevelDB's) CRC mask: rotate right by 15 bits and add a constant."""
+    return ((((crc >> 15) | (crc << 17)) & _U32) + _MASK_DELTA) & _U32
+
+
+def masked_crc32c(data: bytes | bytearray | memoryview) -> int:
+    """Return the masked CRC-32C of ``data``, as stored in event files."""
+    return mask(_crc32c.crc32c(data))
+
+
+def encode_record(data: bytes) -> bytes:
+    """Frame ``data`` as one TFRecord (used by writers; the reader never calls it)."""
+    header = struct.pack("<Q", len(data))
+    return b"".join(
+        (header, struct.pack("<I", masked_crc32c(header)), data, struct.pack("<I", masked_crc32c(data)))
+    )
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something unreadable seen in a logdir; kept so that damage is visible, never fatal."""
+
+    path: str
+    offset: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path} @ {self.offset}: {self.reason}"
+
+
+@dataclass
+class Framed:
+    """The records found in a buffer.
+
+    ``starts`` and ``lengths`` give each good record's data position within the buffer;
+    ``consumed`` is how many bytes of the buffer are settled (good, skipped or garbage) so the
+    next read resumes from ``base + consumed``.
+    """
+
+    starts: np.ndarray
+    lengths: np.ndarray
+    consumed: int
+    problems: list[Problem] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------------
+# Vectorised masked CRC-32C of many 8-byte windows: used to resynchronise after a damaged header
+# without a Python loop over every byte position.
+
+def _make_tables() -> np.ndarray:
+    poly = 0x82F63B78
+    base = np.zeros(256, dtype=np.uint32)
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ poly if c & 1 else c >> 1
+        base[i] = c
+    return base
+
+
+_TABLE = _make_tables()
+
+
+def header_crc_ok(buf: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """For each position p, whether ``buf[p+8:p+12]`` is the masked CRC of ``buf[p:p+8]``.
+
+    ``buf`` is a uint8 array and every position must have 12 bytes after it.
+    """
+    crc = np.full(positions.shape, _U32, dtype=np.uint32)
+    for k in range(8):
+        byte = buf[positions + k].astype(np.uint32)
+        crc = _TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    crc ^= np.uint32(_U32)
+    rot = (crc >> np.uint32(15)) | (crc << np.uint32(17))
+    masked = (rot.astype(np.uint64) + _MASK_DELTA) & _U32
+    stored = (
+        buf[positions + 8].astype(np.uint64)
+        | (buf[positions + 9].astype(np.uint64) << 8)
+        | (buf[positions + 10].astype(np.uint64) << 16)
+        | (buf[positions + 11].astype(np.uint64) << 24)
+    )
+    return masked == stored
+
+
+def find_next_header(buf: bytes | memoryview, start: int, chunk: int = 1 << 20) -> int | None:
+    """Return the first position >= ``start`` that holds a plausible record header, or None.
+
+    Plausible: a valid length CRC and a length below ``MAX_RECORD_LENGTH``. Scans in chunks so
+    that a large damaged region costs numpy time, not a Python loop per byte.
+    """
+    arr = np.frombuffer(buf, dtype=np.uint8)
+    last = len(arr) - HEADER_SIZE  # last position with a whole header after it
+    pos = start
+    while pos <= last:
+        stop = min(last + 1, pos + chunk)
+        cand = np.arange(pos, stop, dtype=np.int64)
+        # Lengths below 2**31: the top four bytes of the little-endian u64 are zero, bit 31 clear.
+        small = (arr[cand + 4] == 0) & (arr[cand + 5] == 0) & (arr[cand + 6] == 0) & (arr[cand + 7] == 0)
+        small &= arr[cand + 3] < 0x80
+        cand = cand[small]
+        if cand.size:
+            ok = np.flatnonzero(header_crc_ok(arr, cand))
+            if ok.size:
+                return int(cand[ok[0]])
+        pos = stop
+    return None
+
+
+def frame(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed:
+    """Find every complete record in ``buf`` (which starts at file offset ``base``).
+
+    This is the general, sequential path; it checks both CRCs of every record.
+    """
+    view = memoryview(buf)
+    n = len(view)
+    starts: list[int] = []
+    lengths: list[int] = []
+    problems: list[Problem] = []
+    pos = 0
+    unpack_header = _HEADER.unpack_from
+    unpack_footer = _FOOTER.unpack_from
+    crc = _crc32c.crc32c
+    while pos + HEADER_SIZE <= n:
+        length, length_crc = unpack_header(view, pos)
+        header_ok = mask(crc(view[pos : pos + 8])) == length_crc
+        if not header_ok or length >= MAX_RECORD_LENGTH:
+            reason = f"impossible record length {length}" if header_ok else "bad length CRC"
+            nxt = find_next_header(view, pos + 1)
+            if nxt is None:
+                # Keep the last bytes: a valid header may still be completed by the writer.
+                nxt = max(pos + 1, n - HEADER_SIZE + 1)
+                problems.append(Problem(path, base + pos, f"{reason}; skipped {nxt - pos} bytes so far"))
+                pos = nxt
+                break
+            problems.append(Problem(path, base + pos, f"{reason}; resynchronised after {nxt - pos} bytes"))
+            pos = nxt
+            continue
+        end = pos + HEADER_SIZE + length + FOOTER_SIZE
+        if end > n:
+            break  # incomplete record: wait for the writer
+        data_start = pos + HEADER_SIZE
+        (data_crc,) = unpack_footer(view, data_start + length)
+        if mask(crc(view[data_start : data_start + length])) != data_crc:
+            problems.append(Problem(path, base + pos, "data CRC mismatch; record skipped"))
+        else:
+            starts.append(data_start)
+            lengths.append(length)
+        pos = end
+    return Framed(
+        np.asarray(starts, dtype=np.int64), np.asarray(lengths, dtype=np.int64), pos, problems
+    )
