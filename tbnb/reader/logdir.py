@@ -1,0 +1,233 @@
+"""The public reader: a logdir's runs and series, reloaded incrementally."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import compat
+from .discovery import find_runs
+from .proto import event_pb2, summary_pb2
+from .plugins.projector import ProjectorInfo, read_projector
+from .records import Problem
+from .run import Run
+from .sampling import parse_samples_per_plugin
+from .series import LazyValues, ScalarSeries, TensorSeries
+from .store import BlobRef
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class LogdirError(ValueError):
+    """A logdir that cannot be read at all (missing, or not a directory)."""
+
+
+@dataclass
+class ReloadResult:
+    """What a reload changed: runs that appeared or vanished, new tags, new points per series."""
+
+    new_runs: list[str] = field(default_factory=list)
+    removed_runs: list[str] = field(default_factory=list)
+    new_tags: dict[str, list[str]] = field(default_factory=dict)
+    points: dict[tuple[str, str], int] = field(default_factory=dict)
+    purged_runs: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.new_runs or self.removed_runs or self.new_tags or self.points or self.purged_runs)
+
+
+class Logdir:
+    """A TensorBoard logdir read by the kernel: runs, tags, scalars (every point), sampled tensors.
+
+    Thread-safe: a poller may ``reload()`` while another thread reads series.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *,
+                 samples_per_plugin: str | Mapping[str, int | str] | None = None,
+                 purge_orphaned_data: bool = True) -> None:
+        self.path = Path(path).expanduser()
+        self.capacities = parse_samples_per_plugin(samples_per_plugin)
+        self.purge_orphaned_data = purge_orphaned_data
+        self._runs: dict[str, Run] = {}
+        self._problems: dict[Problem, None] = {}
+        self._lock = threading.RLock()
+
+    # -- loading ------------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Raise LogdirError if the logdir does not exist or is not a directory."""
+        if not self.path.exists():
+            raise LogdirError(f"logdir {str(self.path)!r} does not exist")
+        if not self.path.is_dir():
+            raise LogdirError(f"logdir {str(self.path)!r} is not a directory (pass the folder that holds the runs)")
+
+    def reload(self) -> ReloadResult:
+        """Discover runs and read only what is new in every event file; return what changed."""
+        result = ReloadResult()
+        with self._lock:
+            found, problems = find_runs(self.path) if self.path.is_dir() else ({}, [])
+            result.problems.extend(problems)
+            for name in [n for n in self._runs if n not in found]:
+                del self._runs[name]
+                result.removed_runs.append(name)
+            for name, files in found.items():
+                run = self._runs.get(name)
+                if run is None:
+                    run = self._runs[name] = Run(name, files[0].parent, self.capacities, self.purge_orphaned_data)
+                    result.new_runs.append(name)
+                delta = run.reload(files)
+                if delta.new_tags:
+                    result.new_tags[name] = delta.new_tags
+                for tag, n in delta.points.items():
+                    result.points[(name, tag)] = n
+                if delta.purged:
+                    result.purged_runs.append(name)
+                result.problems.extend(delta.problems)
+            for problem in result.problems:
+                self._problems[problem] = None
+        return result
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Every problem seen so far (corrupt records, unreadable files), each once."""
+        with self._lock:
+            return list(self._problems)
+
+    def runs(self) -> list[str]:
+        """Run names, sorted: paths relative to the logdir, ``"."`` for the logdir itself."""
+        with self._lock:
+            return sorted(self._runs)
+
+    def _run(self, run: str) -> Run:
+        try:
+            return self._runs[run]
+        except KeyError:
+            raise KeyError(f"no run {run!r} in {str(self.path)!r}; runs: {sorted(self._runs)}") from None
+
+    def tags(self, run: str) -> dict[str, str]:
+        """``{tag: plugin name}`` for one run, tags sorted."""
+        with self._lock:
+            return dict(sorted(self._run(run).plugins.items()))
+
+    def metadata(self, run: str, tag: str) -> summary_pb2.SummaryMetadata | None:
+        """The first SummaryMetadata seen for a tag (it names the plugin)."""
+        with self._lock:
+            return self._run(run).metadata.get(tag)
+
+    def scalars(self, run: str, tag: str) -> ScalarSeries:
+        """Every point of a scalar series: int64 steps, float64 wall times and values."""
+        with self._lock:
+            r = self._run(run)
+            cols = r.scalars.get(tag)
+            if cols is None:
+                raise KeyError(f"run {run!r} has no scalar tag {tag!r}")
+            return ScalarSeries(*cols.columns())
+
+    def tensors(self, run: str, tag: str) -> TensorSeries:
+        """The sampled steps of a non-scalar series (blobs read from disk when indexed)."""
+        with self._lock:
+            r = self._run(run)
+            series = r.tensors.get(tag)
+            if series is None:
+                raise KeyError(f"run {run!r} has no tensor tag {tag!r}")
+            items = list(series.items)
+            plugin = r.plugins[tag]
+        return TensorSeries(
+            plugin,
+            np.array([it.step for it in items], dtype=np.int64),
+            np.array([it.wall_time for it in items], dtype=np.float64),
+            LazyValues(items, read_blob),
+        )
+
+    def graph(self, run: str) -> bytes | None:
+        """The run's serialized GraphDef, if it logged one."""
+        with self._lock:
+            return self._run(run).graph()
+
+    def run_metadata(self, run: str, tag: str) -> bytes:
+        """Serialized RunMetadata logged under ``tag`` (TaggedRunMetadata events)."""
+        with self._lock:
+            return self._run(run).run_metadata[tag]
+
+    def run_start_time(self, run: str) -> float | None:
+        """Wall time of the run's first event (for TensorBoard's 'relative' x axis)."""
+        with self._lock:
+            return self._run(run).start_time
+
+    def run_directory(self, run: str) -> Path:
+        """Where the run's event files are."""
+        return self.path if run == "." else self.path / run
+
+    def projector(self, run: str) -> ProjectorInfo | None:
+        """The run's projector config and embeddings (the root is run ``"."`` even with no events).
+
+        A malformed config is recorded in ``problems`` and reads as None.
+        """
+        directory = self.run_directory(run)
+        try:
+            return read_projector(run, directory)
+        except (OSError, ValueError) as err:
+            with self._lock:
+                self._problems[Problem(str(directory), 0, f"projector config: {err}")] = None
+            return None
+
+    def to_pandas(self, kind: str = "scalars") -> pd.DataFrame:
+        """Long format: run, tag, step, wall_time, value; ``kind`` names a plugin ("tensors": all).
+
+        For non-scalar kinds, ``value`` holds each step's array (blobs are read).
+        """
+        import pandas as pd
+
+        frames: list[pd.DataFrame] = []
+        with self._lock:
+            pairs = [(run, tag, plugin) for run in sorted(self._runs)
+                     for tag, plugin in sorted(self._runs[run].plugins.items())]
+        for run, tag, plugin in pairs:
+            if kind == "scalars" and plugin == "scalars":
+                s = self.scalars(run, tag)
+                frames.append(pd.DataFrame({"run": run, "tag": tag, "step": s.step,
+                                            "wall_time": s.wall_time, "value": s.value}))
+            elif kind != "scalars" and plugin != "scalars" and (kind in ("tensors", plugin)):
+                if tag not in self._runs[run].tensors:
+                    continue
+                t = self.tensors(run, tag)
+                frames.append(pd.DataFrame({"run": run, "tag": tag, "step": t.step,
+                                            "wall_time": t.wall_time, "value": list(t.values)}))
+        if not frames:
+            return pd.DataFrame({"run": pd.Series(dtype=str), "tag": pd.Series(dtype=str),
+                                 "step": pd.Series(dtype=np.int64), "wall_time": pd.Series(dtype=float),
+                                 "value": pd.Series(dtype=float if kind == "scalars" else object)})
+        return pd.concat(frames, ignore_index=True)
+
+    def __repr__(self) -> str:
+        with self._lock:
+            n_tags = sum(len(r.plugins) for r in self._runs.values())
+            return f"<tbnb.Logdir {str(self.path)!r}: {len(self._runs)} runs, {n_tags} tags>"
+
+
+def read_blob(ref: BlobRef) -> np.ndarray:
+    """Read one blob value back from its event file, in its plugin's tensor form."""
+    with open(ref.path, "rb") as fh:
+        fh.seek(ref.offset)
+        data = fh.read(ref.length)
+    value = event_pb2.Event.FromString(data).summary.value[ref.index]
+    return compat.tensor_of(value)
+
+
+def load(logdir: str | os.PathLike[str], *, samples_per_plugin: str | Mapping[str, Any] | None = None,
+         purge_orphaned_data: bool = True) -> Logdir:
+    """Read a whole logdir now; ``reload()`` the result later to read only what is new."""
+    lg = Logdir(logdir, samples_per_plugin=samples_per_plugin, purge_orphaned_data=purge_orphaned_data)
+    lg.check()
+    lg.reload()
+    return lg

@@ -1,0 +1,1 @@
+"""One module per plugin: decoding and derived views that go beyond the generic series."""

@@ -1,0 +1,165 @@
+"""Columnar series with step preemption.
+
+Scalars keep every point in three numpy columns (step int64, wall_time float64, value float64):
+24 bytes a point, millions of points in tens of MB, never sampled away. Everything else (tensors,
+blob references) goes into a reservoir that keeps a uniform sample plus the latest item, with
+TensorBoard's algorithm and defaults.
+
+Preemption (TensorBoard's Rust loader, always on unless purging is turned off): a point at step
+``s`` drops the points already held at steps ``>= s``, so restarts and re-written steps look
+right with no special cases.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+_GROWTH = 1.5
+
+
+class ScalarColumns:
+    """One scalar series: step, wall_time and value columns with amortised appends."""
+
+    __slots__ = ("_step", "_wall", "_value", "n")
+
+    def __init__(self) -> None:
+        self._step = np.empty(0, dtype=np.int64)
+        self._wall = np.empty(0, dtype=np.float64)
+        self._value = np.empty(0, dtype=np.float64)
+        self.n = 0
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the columns, spare capacity included."""
+        return self._step.nbytes + self._wall.nbytes + self._value.nbytes
+
+    def _reserve(self, extra: int) -> None:
+        need = self.n + extra
+        cap = len(self._step)
+        if need <= cap:
+            return
+        # Exact on the first fill (a cold load appends a whole file at once: 24 bytes a point),
+        # geometric afterwards so that live appends stay amortised.
+        new_cap = need if cap == 0 else max(need, int(cap * _GROWTH))
+        for name in ("_step", "_wall", "_value"):
+            old = getattr(self, name)
+            new = np.empty(new_cap, dtype=old.dtype)
+            new[: self.n] = old[: self.n]
+            setattr(self, name, new)
+
+    def purge(self, step: int) -> int:
+        """Drop the points at steps ``>= step``; return how many were dropped."""
+        keep = int(np.count_nonzero(self._step[: self.n] < step))
+        if keep == self.n:
+            return 0
+        if np.all(np.diff(self._step[: self.n]) > 0):  # sorted (the usual case): a cut
+            dropped, self.n = self.n - keep, keep
+            return dropped
+        mask = self._step[: self.n] < step
+        for name in ("_step", "_wall", "_value"):
+            col = getattr(self, name)
+            col[:keep] = col[: self.n][mask]
+        dropped, self.n = self.n - keep, keep
+        return dropped
+
+    def extend(self, steps: np.ndarray, walls: np.ndarray, values: np.ndarray, preempt: bool = True) -> None:
+        """Append points in arrival order, applying preemption as if they came one by one.
+
+        Point ``i`` of the batch survives iff every later point of the batch has a greater step;
+        held points survive iff their step is below the batch's smallest step.
+        """
+        m = len(steps)
+        if m == 0:
+            return
+        steps = np.asarray(steps, dtype=np.int64)
+        if preempt:
+            suffix_min = np.minimum.accumulate(steps[::-1])[::-1]
+            keep = np.ones(m, dtype=bool)
+            keep[:-1] = steps[:-1] < suffix_min[1:]
+            if self.n:
+                self.purge(int(suffix_min[0]))
+            if not keep.all():
+                steps, walls, values = steps[keep], np.asarray(walls)[keep], np.asarray(values)[keep]
+                m = len(steps)
+        self._reserve(m)
+        end = self.n + m
+        self._step[self.n : end] = steps
+        self._wall[self.n : end] = walls
+        self._value[self.n : end] = values
+        self.n = end
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Copies of the three columns, in step order (stable, so equal steps keep arrival order)."""
+        step, wall, value = self._step[: self.n], self._wall[: self.n], self._value[: self.n]
+        if self.n > 1 and not np.all(step[1:] >= step[:-1]):
+            order = np.argsort(step, kind="stable")
+            return step[order], wall[order], value[order]
+        return step.copy(), wall.copy(), value.copy()
+
+
+@dataclass(frozen=True)
+class BlobRef:
+    """Where a blob (image, audio) lives: the record's data in an event file and the value's index.
+
+    Blobs are read when shown, so a logdir of many large images costs little memory.
+    """
+
+    path: str
+    offset: int
+    length: int
+    index: int
+
+
+@dataclass(frozen=True)
+class Item:
+    """One sampled step of a tensor series: the payload is an ndarray or a BlobRef."""
+
+    step: int
+    wall_time: float
+    payload: Any
+
+
+class Reservoir:
+    """TensorBoard's reservoir: a uniform sample of the stream that always keeps the latest item.
+
+    ``capacity`` None keeps everything. Deterministic: each series has its own ``Random(0)``.
+    """
+
+    __slots__ = ("capacity", "items", "seen", "_rng")
+
+    def __init__(self, capacity: int | None) -> None:
+        self.capacity = capacity
+        self.items: list[Item] = []
+        self.seen = 0
+        self._rng = random.Random(0)
+
+    def add(self, item: Item, preempt: bool = True) -> None:
+        """Offer one item (after preempting held items at steps >= its step)."""
+        if preempt and self.items and self.items[-1].step >= item.step:
+            self.purge(item.step)
+        self.seen += 1
+        cap = self.capacity
+        if cap is None or len(self.items) < cap:
+            self.items.append(item)
+            return
+        r = self._rng.randint(0, self.seen)
+        if r < cap:
+            self.items.pop(r)
+            self.items.append(item)
+        else:
+            self.items[-1] = item
+
+    def purge(self, step: int) -> int:
+        """Drop items at steps >= ``step``, scaling the seen count by the fraction kept."""
+        before = len(self.items)
+        if not before:
+            return 0
+        self.items = [it for it in self.items if it.step < step]
+        kept = len(self.items)
+        if kept != before:
+            self.seen = int(self.seen * kept / before)
+        return before - kept
