@@ -1,0 +1,29 @@
+"""samples_per_plugin: TensorBoard's flag syntax and defaults."""
+
+from __future__ import annotations
+
+import pytest
+
+from tbnb.reader.sampling import DEFAULTS, parse_samples_per_plugin
+
+
+def test_defaults_are_tensorboards() -> None:
+    caps = parse_samples_per_plugin(None)
+    assert caps == {"images": 10, "audio": 10, "histograms": 500, "pr_curves": 100, "*": 10} == DEFAULTS
+
+
+def test_flag_syntax() -> None:
+    caps = parse_samples_per_plugin("images=all, audio=3,text=0,scalars=1000")
+    assert caps["images"] is None and caps["audio"] == 3 and caps["text"] is None
+    assert "scalars" not in caps and caps["histograms"] == 500
+
+
+def test_dict_with_star_default() -> None:
+    caps = parse_samples_per_plugin({"*": 5, "images": "all"})
+    assert caps["*"] == 5 and caps["images"] is None
+
+
+@pytest.mark.parametrize("bad", ["images", "images=lots", "=3", "audio=-1"])
+def test_bad_specs_say_what_is_wrong(bad: str) -> None:
+    with pytest.raises(ValueError, match="samples_per_plugin"):
+        parse_samples_per_plugin(bad)
