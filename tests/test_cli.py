@@ -12,13 +12,14 @@ import io
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tbnb.cli import main
-from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2
+from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
 from tbnb.reader.records import encode_record
 
 SEP = "=" * 70
@@ -93,12 +94,14 @@ def rename_in_order(directory: Path, index: int) -> None:
 
 def tf2_event(step: int, tag: str, value: float, plugin: str | None) -> event_pb2.Event:
     """A TF2-style scalar: a rank-0 float tensor, with metadata only when ``plugin`` is given."""
-    tensor = tensor_pb2.TensorProto(dtype=1, float_val=[value])
+    tensor = tensor_pb2.TensorProto(dtype=types_pb2.DT_FLOAT, float_val=[value])
     summary_value = summary_pb2.Summary.Value(tag=tag, tensor=tensor)
     if plugin is not None:
         summary_value.metadata.plugin_data.plugin_name = plugin
         summary_value.metadata.data_class = summary_pb2.DATA_CLASS_SCALAR
-    return event_pb2.Event(wall_time=1.0 + step, step=step, summary=summary_pb2.Summary(value=[summary_value]))
+    return event_pb2.Event(
+        wall_time=1.0 + step, step=step, summary=summary_pb2.Summary(value=[summary_value])
+    )
 
 
 def write_events(path: Path, events: list[event_pb2.Event]) -> None:
@@ -138,7 +141,9 @@ def tbx_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logdir = tmp_path_factory.mktemp("tbx")
     train = logdir / "train"
     with SummaryWriter(str(train)) as w:
-        w.add_graph(torch.nn.Linear(3, 2), torch.zeros(1, 3))  # a graph_def event at step 0
+        with warnings.catch_warnings():  # torch.jit.trace deprecation, not ours to fix
+            warnings.simplefilter("ignore", DeprecationWarning)
+            w.add_graph(torch.nn.Linear(3, 2), torch.zeros(1, 3))  # a graph_def event at step 0
         for step in [0, 1, 2, 5, 3, 6]:  # 5 -> 3 is out of order
             w.add_scalar("loss", 1.0 / (step + 1), step)
             w.add_scalar("acc", step / 10, step)
@@ -354,7 +359,9 @@ def test_corrupted_record_is_reported(capsys: pytest.CaptureFixture[str], tmp_pa
 
 
 def test_truncated_file_is_reported(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    write_events(tmp_path / "events.out.tfevents.1.host", [tf2_event(s, "x", 1.0, "scalars") for s in range(3)])
+    write_events(
+        tmp_path / "events.out.tfevents.1.host", [tf2_event(s, "x", 1.0, "scalars") for s in range(3)]
+    )
     path = tmp_path / "events.out.tfevents.1.host"
     path.write_bytes(path.read_bytes()[:-5])
     _, out, _ = run(capsys, "inspect", "--logdir", str(tmp_path))
@@ -402,6 +409,7 @@ def test_usage_errors_return_codes(capsys: pytest.CaptureFixture[str], tmp_path:
 def test_python_dash_m(tbx_logdir: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "tbnb", "inspect", "--logdir", str(tbx_logdir / "missing")],
+        check=False,
         capture_output=True,
         text=True,
         cwd=Path(__file__).resolve().parents[1],
@@ -434,7 +442,7 @@ def test_matches_tensorboard_tag(
 def test_matches_tensorboard_event_file(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tbx_logdir: Path
 ) -> None:
-    path = str(sorted((tbx_logdir / "train").iterdir())[0])
+    path = str(min((tbx_logdir / "train").iterdir()))
     expected = tensorboard_inspect(monkeypatch, event_file=path)
     _, out, _ = run(capsys, "inspect", "--event_file", path)
     assert out == expected
