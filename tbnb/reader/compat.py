@@ -21,6 +21,8 @@ from .tensors import to_ndarray
 BLOB_PLUGINS = frozenset({"images", "audio"})
 #: The plugin name used for tensors whose metadata names no plugin.
 UNKNOWN_PLUGIN = "tensors"
+#: hparams summaries carry everything in their metadata and no value (TensorBoard's NULL_TENSOR).
+HPARAMS_PLUGIN = "hparams"
 
 _TF1_PLUGINS = {
     "simple_value": ("scalars", plugin_data_pb2.ScalarPluginData()),
@@ -33,6 +35,9 @@ _DATA_CLASS = {
     "scalars": summary_pb2.DATA_CLASS_SCALAR,
     "images": summary_pb2.DATA_CLASS_BLOB_SEQUENCE,
     "audio": summary_pb2.DATA_CLASS_BLOB_SEQUENCE,
+    "graph_run_metadata": summary_pb2.DATA_CLASS_BLOB_SEQUENCE,
+    "graph_run_metadata_graph": summary_pb2.DATA_CLASS_BLOB_SEQUENCE,
+    "graph_keras_model": summary_pb2.DATA_CLASS_BLOB_SEQUENCE,
 }
 
 
@@ -57,11 +62,13 @@ def metadata_of(value: summary_pb2.Summary.Value) -> summary_pb2.SummaryMetadata
             md.display_name = value_tag(value)
         md.data_class = _DATA_CLASS.get(plugin, summary_pb2.DATA_CLASS_TENSOR)
         return md
-    if kind == "tensor":
+    if kind == "tensor" or (kind is None and value.metadata.plugin_data.plugin_name == HPARAMS_PLUGIN):
         md = summary_pb2.SummaryMetadata()
         md.CopyFrom(value.metadata)
         if not md.plugin_data.plugin_name:
             md.plugin_data.plugin_name = UNKNOWN_PLUGIN
+        if md.data_class == summary_pb2.DATA_CLASS_UNKNOWN and md.plugin_data.plugin_name != UNKNOWN_PLUGIN:
+            md.data_class = _DATA_CLASS.get(md.plugin_data.plugin_name, summary_pb2.DATA_CLASS_TENSOR)
         return md
     return None  # obsolete_old_style_histogram, or nothing at all
 
@@ -108,4 +115,6 @@ def tensor_of(value: summary_pb2.Summary.Value) -> np.ndarray:
         return out
     if kind == "simple_value":
         return np.array(value.simple_value, dtype=np.float32)
+    if kind is None and value.metadata.plugin_data.plugin_name == HPARAMS_PLUGIN:
+        return np.zeros(0, dtype=np.float32)
     raise ValueError(f"value of kind {kind!r} has no tensor form")

@@ -140,7 +140,8 @@ class Logdir:
             series = r.tensors.get(tag)
             if series is None:
                 raise KeyError(f"run {run!r} has no tensor tag {tag!r}")
-            items = list(series.items)
+            # step order (arrival order differs only with purge_orphaned_data=False)
+            items = sorted(series.items, key=lambda it: it.step)
             plugin = r.plugins[tag]
         return TensorSeries(
             plugin,

@@ -141,17 +141,18 @@ class Reservoir:
         """Offer one item (after preempting held items at steps >= its step)."""
         if preempt and self.items and self.items[-1].step >= item.step:
             self.purge(item.step)
-        self.seen += 1
         cap = self.capacity
         if cap is None or len(self.items) < cap:
             self.items.append(item)
-            return
-        r = self._rng.randint(0, self.seen)
-        if r < cap:
-            self.items.pop(r)
-            self.items.append(item)
         else:
-            self.items[-1] = item
+            # TensorBoard draws from [0, seen] before counting this item.
+            r = self._rng.randint(0, self.seen)
+            if r < cap:
+                self.items.pop(r)
+                self.items.append(item)
+            else:
+                self.items[-1] = item
+        self.seen += 1
 
     def purge(self, step: int) -> int:
         """Drop items at steps >= ``step``, scaling the seen count by the fraction kept."""
@@ -161,5 +162,5 @@ class Reservoir:
         self.items = [it for it in self.items if it.step < step]
         kept = len(self.items)
         if kept != before:
-            self.seen = int(self.seen * kept / before)
+            self.seen = int(round(self.seen * kept / before))
         return before - kept

@@ -262,16 +262,21 @@ def test_reload_cost_follows_new_bytes(tmp_path: Path) -> None:
     import tbnb.reader.run as run_module
 
     seen: list[int] = []
-    real_frame = run_module.frame
+    real = {name: getattr(run_module, name) for name in ("frame", "frame_bulk")}
 
-    def counting_frame(buf: bytes, path: str = "", base: int = 0):  # type: ignore[no-untyped-def]
-        seen.append(len(buf))
-        return real_frame(buf, path, base)
+    def counting(name: str):  # type: ignore[no-untyped-def]
+        def wrapper(buf: bytes, path: str = "", base: int = 0):  # type: ignore[no-untyped-def]
+            seen.append(len(buf))
+            return real[name](buf, path, base)
 
-    run_module.frame = counting_frame
+        return wrapper
+
+    for name in real:
+        setattr(run_module, name, counting(name))
     try:
         lg.reload()
     finally:
-        run_module.frame = real_frame
+        for name, fn in real.items():
+            setattr(run_module, name, fn)
     assert seen == [w.path.stat().st_size - size_before]
     w.close()
