@@ -52,8 +52,10 @@ class Logdir:
 
     def __init__(self, path: str | os.PathLike[str], *,
                  samples_per_plugin: str | Mapping[str, int | str] | None = None,
-                 purge_orphaned_data: bool = True) -> None:
+                 purge_orphaned_data: bool = True, bulk: bool = True) -> None:
         self.path = Path(path).expanduser()
+        #: False forces the sequential, one-protobuf-per-record path (the bulk path's reference).
+        self.bulk = bulk
         self.capacities = parse_samples_per_plugin(samples_per_plugin)
         self.purge_orphaned_data = purge_orphaned_data
         self._runs: dict[str, Run] = {}
@@ -81,7 +83,7 @@ class Logdir:
             for name, files in found.items():
                 run = self._runs.get(name)
                 if run is None:
-                    run = self._runs[name] = Run(name, files[0].parent, self.capacities, self.purge_orphaned_data)
+                    run = self._runs[name] = Run(name, files[0].parent, self.capacities, self.purge_orphaned_data, self.bulk)
                     result.new_runs.append(name)
                 delta = run.reload(files)
                 if delta.new_tags:

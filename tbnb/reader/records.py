@@ -140,21 +140,25 @@ def find_next_header(buf: bytes | memoryview, start: int, chunk: int = 1 << 20) 
     return None
 
 
-def frame(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed:
+def frame(buf: bytes | memoryview, path: str = "", base: int = 0, *, start: int = 0,
+          until: int | None = None) -> Framed:
     """Find every complete record in ``buf`` (which starts at file offset ``base``).
 
-    This is the general, sequential path; it checks both CRCs of every record.
+    This is the general, sequential path; it checks both CRCs of every record. Framing begins at
+    ``start`` and, if ``until`` is given, stops at the first record boundary at or past it (the
+    bulk framer uses this to bridge the places its proposal does not cover).
     """
     view = memoryview(buf)
     n = len(view)
+    stop = n if until is None else until
     starts: list[int] = []
     lengths: list[int] = []
     problems: list[Problem] = []
-    pos = 0
+    pos = start
     unpack_header = _HEADER.unpack_from
     unpack_footer = _FOOTER.unpack_from
     crc = _crc32c.crc32c
-    while pos + HEADER_SIZE <= n:
+    while pos + HEADER_SIZE <= n and pos < stop:
         length, length_crc = unpack_header(view, pos)
         header_ok = mask(crc(view[pos : pos + 8])) == length_crc
         if not header_ok or length >= MAX_RECORD_LENGTH:

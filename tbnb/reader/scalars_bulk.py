@@ -1,0 +1,288 @@
+"""Bulk decoding of scalar events: columns straight from the record bytes, no protobuf objects.
+
+Most records of a training log are one scalar each, ``Event{wall_time, step, summary{value{tag,
+simple_value | tensor}}}``, and records of equal length from one writer share one byte layout.
+So records are grouped by length; the first record of a group is walked field by field (a
+*template*); every record whose structural bytes (field keys, lengths, varint continuation bits,
+the tensor's dtype) equal the template's parses exactly as the template does, and its step, wall
+time, tag and value are read as numpy columns at the template's positions. Records that match no
+template, and anything unusual (metadata, several values, other fields, repeated fields, a tag
+that is not UTF-8), are left to the general protobuf path, which gives the reference result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .proto import types_pb2
+
+#: Smallest group worth decoding in bulk; smaller ones go through protobuf.
+MIN_GROUP = 16
+#: Templates tried per group before the remaining records are left to protobuf.
+MAX_TEMPLATES = 8
+MAX_LENGTH = 512
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a template record keeps its fields (byte columns within the record)."""
+
+    wall: int | None
+    step: tuple[int, int] | None  # column, varint length
+    tag: tuple[int, int]  # column, length
+    value: tuple[int, str]  # column, numpy dtype of the value
+    tf2: bool
+    structural: tuple[int, ...]  # columns whose bytes must equal the template's
+    continuation: tuple[int, ...]  # varint columns whose top bit must equal the template's
+
+
+@dataclass
+class BulkScalars:
+    """Scalar records decoded in bulk: ``rows`` index the records given, in ascending order."""
+
+    rows: np.ndarray
+    tag: np.ndarray  # per row: index into ``tags``
+    tags: list[tuple[str, bool]]  # (tag, tf2)
+    step: np.ndarray
+    wall: np.ndarray
+    value: np.ndarray
+
+
+class _NotScalar(Exception):
+    pass
+
+
+def _varint(data: bytes, pos: int, end: int) -> tuple[int, int]:
+    result = shift = 0
+    while pos < end and shift < 70:
+        b = data[pos]
+        result |= (b & 0x7F) << shift
+        pos += 1
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+    raise _NotScalar
+
+
+class _Walker:
+    """Walks one record, noting the positions of its fields and which bytes are structural."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.structural: list[int] = []
+        self.continuation: list[int] = []
+
+    def key(self, pos: int, end: int) -> tuple[int, int, int]:
+        key, nxt = _varint(self.data, pos, end)
+        self.structural.extend(range(pos, nxt))
+        return key >> 3, key & 7, nxt
+
+    def length(self, pos: int, end: int) -> tuple[int, int]:
+        n, nxt = _varint(self.data, pos, end)
+        self.structural.extend(range(pos, nxt))
+        if nxt + n > end:
+            raise _NotScalar
+        return n, nxt
+
+    def fields(self, pos: int, end: int) -> list[tuple[int, int, int]]:
+        """(field, wire type, position after key) of each field in [pos, end), no repeats."""
+        out: list[tuple[int, int, int]] = []
+        seen: set[int] = set()
+        while pos < end:
+            field, wire, pos = self.key(pos, end)
+            if field in seen:
+                raise _NotScalar
+            seen.add(field)
+            out.append((field, wire, pos))
+            if wire == 0:
+                _, pos = _varint(self.data, pos, end)
+            elif wire == 1:
+                pos += 8
+            elif wire == 5:
+                pos += 4
+            elif wire == 2:
+                n, pos = _varint(self.data, pos, end)
+                pos += n
+            else:
+                raise _NotScalar
+        if pos != end:
+            raise _NotScalar
+        return out
+
+
+def _tensor(w: _Walker, pos: int, end: int) -> tuple[int, str]:
+    """The value position and dtype of a rank-0 float/double TensorProto with one value."""
+    dtype = None
+    values: list[tuple[int, str]] = []
+    for field, wire, p in w.fields(pos, end):
+        if field == 1 and wire == 0:
+            code, nxt = _varint(w.data, p, end)
+            w.structural.extend(range(p, nxt))
+            if code not in (types_pb2.DT_FLOAT, types_pb2.DT_DOUBLE):
+                raise _NotScalar
+            dtype = "<f4" if code == types_pb2.DT_FLOAT else "<f8"
+        elif field == 2 and wire == 2:
+            n, _ = w.length(p, end)
+            if n:
+                raise _NotScalar  # a shape with dimensions
+        elif field in (4, 5, 6) and wire == 2:  # tensor_content, packed float_val / double_val
+            n, q = w.length(p, end)
+            if n not in (4, 8) or (field == 5 and n != 4) or (field == 6 and n != 8):
+                raise _NotScalar
+            values.append((q, "<f4" if n == 4 else "<f8"))
+        elif (field, wire) in ((5, 5), (6, 1)):  # unpacked float_val / double_val
+            values.append((p, "<f4" if wire == 5 else "<f8"))
+        else:
+            raise _NotScalar
+    if dtype is None or len(values) != 1 or values[0][1] != dtype:
+        raise _NotScalar
+    return values[0]
+
+
+def template(data: bytes) -> Layout | None:
+    """The layout of a one-scalar event, or None if this record is anything else."""
+    w = _Walker(data)
+    wall = step = tag = value = None
+    tf2 = False
+    try:
+        for field, wire, p in w.fields(0, len(data)):
+            if field == 1 and wire == 1:
+                wall = p
+            elif field == 2 and wire == 0:
+                _, nxt = _varint(data, p, len(data))
+                step = (p, nxt - p)
+                w.continuation.extend(range(p, nxt))
+            elif field == 5 and wire == 2:
+                n, q = w.length(p, len(data))
+                values = w.fields(q, q + n)
+                if len(values) != 1 or values[0][:2] != (1, 2):
+                    raise _NotScalar
+                vn, vq = w.length(values[0][2], q + n)
+                for f2, wire2, p2 in w.fields(vq, vq + vn):
+                    if f2 == 1 and wire2 == 2:
+                        tn, tq = w.length(p2, vq + vn)
+                        tag = (tq, tn)
+                    elif f2 == 2 and wire2 == 5:
+                        value = (p2, "<f4")
+                    elif f2 == 8 and wire2 == 2:
+                        sn, sq = w.length(p2, vq + vn)
+                        value, tf2 = _tensor(w, sq, sq + sn), True
+                    else:
+                        raise _NotScalar
+            else:
+                raise _NotScalar
+    except (_NotScalar, IndexError):
+        return None
+    if tag is None or value is None or tag[1] == 0:
+        return None
+    return Layout(wall, step, tag, value, tf2, tuple(sorted(set(w.structural))), tuple(w.continuation))
+
+
+def _column(rows: np.ndarray, col: int, dtype: str) -> np.ndarray:
+    size = np.dtype(dtype).itemsize
+    return np.ascontiguousarray(rows[:, col : col + size]).view(dtype).reshape(-1)
+
+
+def _steps(rows: np.ndarray, step: tuple[int, int] | None) -> np.ndarray:
+    if step is None:
+        return np.zeros(len(rows), dtype=np.int64)
+    col, k = step
+    out = np.zeros(len(rows), dtype=np.uint64)
+    for i in range(k):
+        out |= (rows[:, col + i] & 0x7F).astype(np.uint64) << np.uint64(7 * i)
+    return out.view(np.int64)
+
+
+def _tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """(representative row of each distinct tag, tag index of every row)."""
+    col, n = tag
+    block = rows[:, col : col + n]
+    varying = np.flatnonzero((block != block[0]).any(axis=0))
+    if varying.size == 0:
+        return np.zeros(1, dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
+    if varying.size <= 8:
+        key = np.zeros(len(rows), dtype=np.uint64)
+        for i, c in enumerate(varying.tolist()):
+            key |= block[:, c].astype(np.uint64) << np.uint64(8 * i)
+    else:
+        key = np.ascontiguousarray(block).view(f"V{n}").reshape(-1)
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
+
+
+def _decode_group(a: np.ndarray, buf: bytes, starts: np.ndarray, length: int,
+                  out: list[tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray,
+                                  np.ndarray]]) -> None:
+    rows = sliding_window_view(a, length)[starts]
+    remaining = np.arange(len(starts))
+    for _ in range(MAX_TEMPLATES):
+        if len(remaining) < MIN_GROUP:
+            return
+        first = int(starts[remaining[0]])
+        layout = template(buf[first : first + length])
+        if layout is None:
+            remaining = remaining[1:]  # not a scalar record: protobuf will take it
+            continue
+        sub = rows[remaining]
+        match = np.ones(len(remaining), dtype=bool)
+        if layout.structural:
+            cols = list(layout.structural)
+            match &= (sub[:, cols] == sub[0, cols]).all(axis=1)
+        if layout.continuation:
+            cols = list(layout.continuation)
+            match &= ((sub[:, cols] & 0x80) == (sub[0, cols] & 0x80)).all(axis=1)
+        taken, sub = remaining[match], sub[match]
+        remaining = remaining[~match]
+        reps, tag_index = _tag_ids(sub, layout.tag)
+        tags: list[tuple[str, bool]] = []
+        keep = np.ones(len(taken), dtype=bool)
+        col, n = layout.tag
+        for i, r in enumerate(reps.tolist()):
+            try:
+                tags.append((bytes(sub[r, col : col + n]).decode("utf-8"), layout.tf2))
+            except UnicodeDecodeError:
+                tags.append(("", layout.tf2))
+                keep &= tag_index != i  # protobuf rejects it and reports the record
+        vcol, vtype = layout.value
+        value = _column(sub, vcol, vtype).astype(np.float64)
+        wall = _column(sub, layout.wall, "<f8") if layout.wall is not None else np.zeros(len(sub))
+        step = _steps(sub, layout.step)
+        out.append((taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep]))
+
+
+def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndarray) -> BulkScalars:
+    """Decode the one-scalar records among ``starts``/``lengths`` (positions of record data)."""
+    data = bytes(buf) if not isinstance(buf, bytes) else buf
+    a = np.frombuffer(data, dtype=np.uint8)
+    order = np.argsort(lengths, kind="stable")
+    cuts = np.flatnonzero(np.diff(lengths[order])) + 1
+    parts: list[tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    groups: list[np.ndarray] = []
+    for group in np.split(order, cuts):
+        length = int(lengths[group[0]])
+        if len(group) < MIN_GROUP or length > MAX_LENGTH:
+            continue
+        before = len(parts)
+        _decode_group(a, data, starts[group], length, parts)
+        groups.extend([group] * (len(parts) - before))
+    tags: list[tuple[str, bool]] = []
+    index: dict[tuple[str, bool], int] = {}
+    rows, tag, step, wall, value = [], [], [], [], []
+    for group, (taken, local_tags, local_index, s, w, v) in zip(groups, parts):
+        remap = np.array([index.setdefault(t, len(index)) for t in local_tags], dtype=np.int64)
+        rows.append(group[taken])
+        tag.append(remap[local_index])
+        step.append(s)
+        wall.append(w)
+        value.append(v)
+    tags = sorted(index, key=index.__getitem__)
+    if not rows:
+        empty = np.empty(0, dtype=np.int64)
+        return BulkScalars(empty, empty, [], empty, np.empty(0), np.empty(0))
+    all_rows = np.concatenate(rows)
+    order = np.argsort(all_rows, kind="stable")
+    return BulkScalars(all_rows[order], np.concatenate(tag)[order], tags, np.concatenate(step)[order],
+                       np.concatenate(wall)[order], np.concatenate(value)[order])

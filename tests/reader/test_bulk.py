@@ -1,0 +1,253 @@
+"""The bulk paths give exactly the sequential path's results: a differential test.
+
+Bulk framing (``frame_bulk``) must return the same records, offsets and problems as
+``records.frame``; a Logdir read with the bulk decoder must hold the same runs, tags, metadata,
+scalars (bit for bit), tensors and problems as one read with protobuf record by record. The
+inputs are real writers' logs, the project's fast writer, and randomised records of every shape
+the decoder has to recognise or refuse, with and without damage.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tbnb
+from tbnb.reader import frame_bulk as frame_bulk_module
+from tbnb.reader.frame_bulk import frame_bulk
+from tbnb.reader.proto import event_pb2, summary_pb2, types_pb2
+from tbnb.reader.records import encode_record, frame
+from tbnb.reader.scalars_bulk import decode_scalars
+from tbnb.testing import EventWriter, write_demo_logdir, write_scalar_logdir
+
+
+def assert_same_framing(buf: bytes) -> None:
+    got, want = frame_bulk(buf, "f", 100), frame(buf, "f", 100)
+    assert np.array_equal(got.starts, want.starts)
+    assert np.array_equal(got.lengths, want.lengths)
+    assert got.consumed == want.consumed
+    assert got.problems == want.problems
+
+
+def assert_same_logdir(path: Path, **kwargs: object) -> None:
+    fast = tbnb.Logdir(path, bulk=True, **kwargs)  # type: ignore[arg-type]
+    slow = tbnb.Logdir(path, bulk=False, **kwargs)  # type: ignore[arg-type]
+    fast_delta, slow_delta = fast.reload(), slow.reload()
+    assert fast_delta.points == slow_delta.points
+    # the order in which tags were discovered is not part of the contract; which ones is
+    assert {r: sorted(t) for r, t in fast_delta.new_tags.items()} == {r: sorted(t) for r, t in slow_delta.new_tags.items()}
+    assert fast.runs() == slow.runs()
+    assert fast.problems == slow.problems
+    for run in slow.runs():
+        assert fast.tags(run) == slow.tags(run), run
+        assert fast.run_start_time(run) == slow.run_start_time(run)
+        for tag, plugin in slow.tags(run).items():
+            assert fast.metadata(run, tag) == slow.metadata(run, tag), (run, tag)
+            if plugin == "scalars":
+                a, b = fast.scalars(run, tag), slow.scalars(run, tag)
+                assert a.step.tobytes() == b.step.tobytes(), (run, tag)
+                assert a.wall_time.tobytes() == b.wall_time.tobytes(), (run, tag)
+                assert a.value.tobytes() == b.value.tobytes(), (run, tag)
+            elif tag in fast._runs[run].tensors:
+                a2, b2 = fast.tensors(run, tag), slow.tensors(run, tag)
+                assert a2.step.tolist() == b2.step.tolist()
+                for x, y in zip(a2.values, b2.values):
+                    assert x.dtype == y.dtype and x.shape == y.shape
+                    assert x.tobytes() == y.tobytes() if x.dtype != object else x.tolist() == y.tolist()
+
+
+@pytest.fixture
+def small_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let the bulk paths engage on test-sized inputs."""
+    import tbnb.reader.run as run_module
+    import tbnb.reader.scalars_bulk as scalars_module
+
+    monkeypatch.setattr(frame_bulk_module, "MIN_BULK_BYTES", 0)
+    monkeypatch.setattr(frame_bulk_module, "MIN_GROUP", 2)
+    monkeypatch.setattr(scalars_module, "MIN_GROUP", 2)
+    monkeypatch.setattr(run_module, "BULK_MIN_RECORDS", 1)
+
+
+# -- randomised records ---------------------------------------------------------------------------
+
+TAGS = ["loss", "loss/train", "acc", "a" * 40, "é/ü", "x"]
+
+
+def random_tensor_value(rng: np.random.Generator, value: summary_pb2.Summary.Value) -> None:
+    t = value.tensor
+    choice = int(rng.integers(0, 7))
+    x = float(rng.choice([rng.normal(), 0.0, -0.0, np.nan, np.inf, -np.inf, 1e-45]))
+    if choice == 0:
+        t.dtype, t.float_val[:] = types_pb2.DT_FLOAT, [x]
+    elif choice == 1:
+        t.dtype, t.double_val[:] = types_pb2.DT_DOUBLE, [x]
+    elif choice == 2:
+        t.dtype, t.tensor_content = types_pb2.DT_FLOAT, struct.pack("<f", x)
+    elif choice == 3:
+        t.dtype, t.tensor_content = types_pb2.DT_DOUBLE, struct.pack("<d", x)
+    elif choice == 4:  # a shape: not a scalar record
+        t.dtype, t.float_val[:] = types_pb2.DT_FLOAT, [x, x]
+        t.tensor_shape.dim.add(size=2)
+    elif choice == 5:  # another dtype
+        t.dtype, t.int64_val[:] = types_pb2.DT_INT64, [int(rng.integers(-5, 5))]
+    else:
+        t.dtype = types_pb2.DT_FLOAT
+        t.tensor_shape.SetInParent()
+        t.float_val[:] = [x]
+
+
+def random_event(rng: np.random.Generator, step: int) -> bytes:
+    e = event_pb2.Event(step=step)
+    if rng.random() < 0.95:
+        e.wall_time = float(rng.choice([1.6e9 + rng.random(), 0.0, 1.0]))
+    kind = rng.random()
+    if kind < 0.55:
+        v = e.summary.value.add(tag=str(rng.choice(TAGS)), simple_value=float(rng.choice(
+            [rng.normal(), np.nan, np.inf, -np.inf, -0.0, 3.4e38])))
+    elif kind < 0.8:
+        v = e.summary.value.add(tag=str(rng.choice(TAGS)) + "/tf2")
+        random_tensor_value(rng, v)
+        if rng.random() < 0.3:
+            v.metadata.plugin_data.plugin_name = str(rng.choice(["scalars", "text", ""]))
+    elif kind < 0.85:  # two values in one summary
+        e.summary.value.add(tag="pair/a", simple_value=1.0)
+        e.summary.value.add(tag="pair/b", simple_value=2.0)
+    elif kind < 0.9:
+        e.session_log.status = int(rng.choice([event_pb2.SessionLog.START, event_pb2.SessionLog.STOP]))
+    elif kind < 0.95:
+        h = e.summary.value.add(tag="hist")
+        h.histo.min, h.histo.max, h.histo.num = 0.0, 1.0, 3.0
+        h.histo.bucket_limit[:] = [0.5, 1.0]
+        h.histo.bucket[:] = [1.0, 2.0]
+    else:
+        e.summary.value.add(tag="loss", simple_value=1.0).node_name = "n"
+    data = e.SerializeToString()
+    r = rng.random()
+    if r < 0.03:  # two Events back to back parse as one merged Event
+        data += random_event(rng, step + 1)
+    elif r < 0.05:  # a tag that is not UTF-8: protobuf refuses the record
+        data = data.replace(b"loss", b"lo\xffs")
+    return data
+
+
+def random_log(rng: np.random.Generator, n: int) -> bytes:
+    steps = np.cumsum(rng.integers(-3, 12, n)) + int(rng.choice([0, 200, 20000, -50, 1 << 40]))
+    records = [encode_record(event_pb2.Event(wall_time=1.0, file_version="brain.Event:2").SerializeToString())]
+    records += [encode_record(random_event(rng, int(s))) for s in steps]
+    return b"".join(records)
+
+
+def damage(rng: np.random.Generator, buf: bytes) -> bytes:
+    b = bytearray(buf)
+    for _ in range(int(rng.integers(1, 4))):
+        pos = int(rng.integers(0, len(b)))
+        if rng.random() < 0.5:
+            b[pos] ^= int(rng.integers(1, 256))
+        else:
+            b[pos:pos] = rng.bytes(int(rng.integers(1, 30)))
+    return bytes(b[: len(b) - int(rng.integers(0, 20))])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_logs_frame_and_decode_identically(tmp_path: Path, small_bulk: None, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    buf = random_log(rng, 400)
+    assert_same_framing(buf)
+    framed = frame_bulk(buf)
+    decoded = decode_scalars(buf, framed.starts, framed.lengths)
+    assert len(decoded.rows) > 0.3 * len(framed.starts)  # the comparison below is not vacuous
+    damaged = damage(rng, buf)
+    assert_same_framing(damaged)
+    for name, data in (("clean", buf), ("damaged", damaged)):
+        run = tmp_path / name
+        run.mkdir()
+        (run / "events.out.tfevents.1.test").write_bytes(data)
+    assert_same_logdir(tmp_path)
+    assert_same_logdir(tmp_path, purge_orphaned_data=False)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_growing_file_read_in_pieces_matches(tmp_path: Path, small_bulk: None, seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    buf = random_log(rng, 300)
+    path = tmp_path / "events.out.tfevents.1.test"
+    fast, slow = tbnb.Logdir(tmp_path, bulk=True), tbnb.Logdir(tmp_path, bulk=False)
+    cuts = sorted(rng.integers(0, len(buf), 6).tolist()) + [len(buf)]
+    prev = 0
+    for cut in cuts:
+        with open(path, "ab") as fh:
+            fh.write(buf[prev:cut])
+        prev = cut
+        assert fast.reload().points == slow.reload().points
+    assert fast.problems == slow.problems
+    for tag in slow.tags("."):
+        if slow.tags(".")[tag] == "scalars":
+            assert fast.scalars(".", tag).value.tobytes() == slow.scalars(".", tag).value.tobytes()
+
+
+# -- real logs ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("tf2", [False, True])
+def test_fast_writer_logdir(tmp_path: Path, small_bulk: None, tf2: bool) -> None:
+    write_scalar_logdir(tmp_path, runs=2, tags=5, steps=300, tf2=tf2)
+    with EventWriter(tmp_path / "run_00") as w:  # a restart in a second file
+        w.add_session_start(150)
+        for i in range(150, 160):
+            w.add_scalar("group_0/metric_0", -1.0, i, tf2=tf2)
+    assert_same_logdir(tmp_path)
+    assert_same_logdir(tmp_path, purge_orphaned_data=False)
+
+
+def test_demo_logdir(tmp_path: Path, small_bulk: None) -> None:
+    write_demo_logdir(tmp_path)
+    assert_same_logdir(tmp_path)
+
+
+def test_real_writers(tmp_path: Path, small_bulk: None) -> None:
+    from tensorboardX import SummaryWriter as TbxWriter
+
+    rng = np.random.default_rng(0)
+    with TbxWriter(str(tmp_path / "tbx")) as w:
+        for i in range(200):
+            w.add_scalar("loss", float(rng.normal()), i)
+            w.add_scalars("multi", {"a": i, "b": -i}, i)
+            if i % 20 == 0:
+                w.add_histogram("h", rng.normal(size=100), i)
+                w.add_text("t", f"step {i}", i)
+    torch_utils = pytest.importorskip("torch.utils.tensorboard")
+    w2 = torch_utils.SummaryWriter(str(tmp_path / "torch"))
+    for i in range(200):
+        w2.add_scalar("loss", float(rng.normal()), i)
+        w2.add_scalar("new_style", float(i), i, new_style=True)
+    w2.close()
+    w3 = torch_utils.SummaryWriter(str(tmp_path / "torch"), purge_step=120)
+    for i in range(120, 150):
+        w3.add_scalar("loss", 5.0, i)
+    w3.close()
+    assert_same_logdir(tmp_path)
+
+
+def test_bulk_engages_on_a_large_scalar_log(tmp_path: Path) -> None:
+    """Without lowered thresholds: a real-sized scalar log is decoded by the bulk path."""
+    write_scalar_logdir(tmp_path, runs=1, tags=4, steps=3000)
+    import tbnb.reader.run as run_module
+
+    calls: list[int] = []
+    real = run_module.Run._process_rows
+
+    def counting(self, buf, rows, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rows = list(rows)
+        calls.append(len(rows))
+        return real(self, buf, rows, *args, **kwargs)
+
+    run_module.Run._process_rows = counting  # type: ignore[method-assign]
+    try:
+        lg = tbnb.load(tmp_path)
+    finally:
+        run_module.Run._process_rows = real  # type: ignore[method-assign]
+    assert len(lg.scalars("run_00", "group_0/metric_0")) == 3000
+    assert sum(calls) < 100  # only the few odd records went through protobuf
+    assert_same_logdir(tmp_path)
