@@ -41,19 +41,33 @@ def _length_crc_table() -> np.ndarray:
 _LENGTH_CRC = _length_crc_table()
 
 
-def _u32_at(a: np.ndarray, pos: np.ndarray) -> np.ndarray:
-    return (a[pos].astype(np.uint32) | (a[pos + 1].astype(np.uint32) << 8)
-            | (a[pos + 2].astype(np.uint32) << 16) | (a[pos + 3].astype(np.uint32) << 24))
+def group_by_length(lengths: np.ndarray, limit: int = 1 << 16) -> list[tuple[int, np.ndarray]]:
+    """``(length, indices)`` for each distinct length below ``limit``, in O(n) passes.
+
+    Logs have few distinct record lengths, so a count and one comparison per length beats
+    sorting; with many lengths a radix sort on 16-bit keys does it in one pass.
+    """
+    small = lengths < limit
+    if not small.any():
+        return []
+    counts = np.bincount(lengths[small])
+    distinct = np.flatnonzero(counts)
+    if len(distinct) <= 32:
+        return [(int(n), np.flatnonzero(lengths == n)) for n in distinct.tolist()]
+    index = np.flatnonzero(small)
+    order = index[np.argsort(lengths[index].astype(np.uint16), kind="stable")]
+    cuts = np.flatnonzero(np.diff(lengths[order])) + 1
+    return [(int(lengths[g[0]]), g) for g in np.split(order, cuts)]
 
 
 def _propose(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Header positions and lengths of plausible, complete records (see the module doc)."""
     n = len(a)
     heads = np.flatnonzero(a[12 : n - 4] == _WALL_TIME_KEY)
-    for k in range(2, 8):
-        heads = heads[a[heads + k] == 0]
-    lengths = a[heads].astype(np.int64) | (a[heads + 1].astype(np.int64) << 8)
-    ok = _u32_at(a, heads + 8) == _LENGTH_CRC[lengths]
+    words = sliding_window_view(a, 16)[heads].view("<u4")  # length lo, length hi, length CRC, data
+    lengths = words[:, 0].astype(np.int64)
+    ok = (words[:, 1] == 0) & (lengths < 1 << 16)
+    ok[ok] = words[ok, 2] == _LENGTH_CRC[lengths[ok]]
     ok &= heads + 16 + lengths <= n
     return heads[ok], lengths[ok]
 
@@ -61,21 +75,19 @@ def _propose(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Whether each record's data CRC is right (exact, per record)."""
     good = np.zeros(len(starts), dtype=bool)
-    order = np.argsort(lengths, kind="stable")
-    sorted_lengths = lengths[order]
-    cuts = np.flatnonzero(np.diff(sorted_lengths)) + 1
-    for group in np.split(order, cuts):
-        length = int(lengths[group[0]])
+    crc = _crc32c.crc32c
+    for length, group in group_by_length(lengths):
         s = starts[group]
-        stored = _u32_at(a, s + length)
-        if length + 1 < MAX_WIDTH and len(group) >= MIN_GROUP and length > 0:
-            pad = length & 1
-            rows = sliding_window_view(a, length + pad)[s - pad]
+        pad = length & 1
+        width = length + pad
+        if width <= MAX_WIDTH and len(group) >= MIN_GROUP and length > 0:
+            rows = sliding_window_view(a, width + 4)[s - pad]  # the record and its stored CRC
             if pad:
                 rows[:, 0] = 0
-            good[group] = mask_array(crc_rows(rows, length)) == stored
+            stored = np.ascontiguousarray(rows[:, width:]).view("<u4").reshape(-1)
+            good[group] = mask_array(crc_rows(rows[:, :width], length)) == stored
         else:
-            crc = _crc32c.crc32c
+            stored = sliding_window_view(a, 4)[s + length].view("<u4").reshape(-1)
             good[group] = np.fromiter(
                 (mask(crc(buf[i : i + length])) for i in s.tolist()), np.uint32, len(s)) == stored
     return good
@@ -85,7 +97,7 @@ def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed
     """``records.frame`` for large buffers: bulk proposal and verification, sequential bridging."""
     view = memoryview(buf)
     n = len(view)
-    if n < MIN_BULK_BYTES:
+    if n < max(MIN_BULK_BYTES, 32):
         return frame(view, path, base)
     a = np.frombuffer(view, dtype=np.uint8)
     heads, lengths = _propose(a)

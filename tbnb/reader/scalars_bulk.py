@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .frame_bulk import group_by_length
 from .proto import types_pb2
 
 #: Smallest group worth decoding in bulk; smaller ones go through protobuf.
@@ -203,86 +204,106 @@ def _tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.nda
     varying = np.flatnonzero((block != block[0]).any(axis=0))
     if varying.size == 0:
         return np.zeros(1, dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
-    if varying.size <= 8:
-        key = np.zeros(len(rows), dtype=np.uint64)
-        for i, c in enumerate(varying.tolist()):
-            key |= block[:, c].astype(np.uint64) << np.uint64(8 * i)
-    else:
+    if varying.size > 8:
         key = np.ascontiguousarray(block).view(f"V{n}").reshape(-1)
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    return first, inverse.reshape(-1)
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        return first, inverse.reshape(-1)
+    key = np.zeros(len(rows), dtype=np.uint64)
+    for i, c in enumerate(varying.tolist()):
+        key |= block[:, c].astype(np.uint64) << np.uint64(8 * i)
+    # A log has few tags: one comparison pass per tag beats sorting the keys.
+    inverse = np.full(len(rows), -1, dtype=np.int64)
+    reps: list[int] = []
+    while len(reps) < 256:
+        unassigned = np.flatnonzero(inverse < 0)
+        if not unassigned.size:
+            return np.array(reps, dtype=np.int64), inverse
+        first = int(unassigned[0])
+        inverse[key == key[first]] = len(reps)
+        reps.append(first)
+    _, first_idx, inv = np.unique(key, return_index=True, return_inverse=True)
+    return first_idx, inv.reshape(-1)
 
 
-def _decode_group(a: np.ndarray, buf: bytes, starts: np.ndarray, length: int,
-                  out: list[tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray,
-                                  np.ndarray]]) -> None:
+Part = tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _decode_group(a: np.ndarray, buf: bytes, starts: np.ndarray, length: int, out: list[Part]) -> None:
+    """Decode one group of equal-length records, template by template; append Parts to ``out``.
+
+    A Part is (indices within ``starts``, tags, tag index per row, step, wall, value).
+    """
     rows = sliding_window_view(a, length)[starts]
-    remaining = np.arange(len(starts))
+    remaining: np.ndarray | None = None  # None: every row of the group
     for _ in range(MAX_TEMPLATES):
-        if len(remaining) < MIN_GROUP:
+        count = len(rows) if remaining is None else len(remaining)
+        if count < MIN_GROUP:
             return
-        first = int(starts[remaining[0]])
+        head = 0 if remaining is None else int(remaining[0])
+        first = int(starts[head])
         layout = template(buf[first : first + length])
-        if layout is None:
-            remaining = remaining[1:]  # not a scalar record: protobuf will take it
+        if layout is None:  # not a scalar record: protobuf will take it
+            remaining = (np.arange(1, len(rows)) if remaining is None else remaining[1:])
             continue
-        sub = rows[remaining]
-        match = np.ones(len(remaining), dtype=bool)
+        sub = rows if remaining is None else rows[remaining]
+        match = np.ones(len(sub), dtype=bool)
         if layout.structural:
             cols = list(layout.structural)
-            match &= (sub[:, cols] == sub[0, cols]).all(axis=1)
+            match &= (sub[:, cols] == rows[head, cols]).all(axis=1)
         if layout.continuation:
             cols = list(layout.continuation)
-            match &= ((sub[:, cols] & 0x80) == (sub[0, cols] & 0x80)).all(axis=1)
-        taken, sub = remaining[match], sub[match]
-        remaining = remaining[~match]
-        reps, tag_index = _tag_ids(sub, layout.tag)
-        tags: list[tuple[str, bool]] = []
-        keep = np.ones(len(taken), dtype=bool)
-        col, n = layout.tag
-        for i, r in enumerate(reps.tolist()):
-            try:
-                tags.append((bytes(sub[r, col : col + n]).decode("utf-8"), layout.tf2))
-            except UnicodeDecodeError:
-                tags.append(("", layout.tf2))
-                keep &= tag_index != i  # protobuf rejects it and reports the record
-        vcol, vtype = layout.value
-        value = _column(sub, vcol, vtype).astype(np.float64)
-        wall = _column(sub, layout.wall, "<f8") if layout.wall is not None else np.zeros(len(sub))
-        step = _steps(sub, layout.step)
-        out.append((taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep]))
+            match &= ((sub[:, cols] & 0x80) == (rows[head, cols] & 0x80)).all(axis=1)
+        taken = np.arange(len(rows)) if remaining is None else remaining
+        if not match.all():
+            taken, sub = taken[match], sub[match]
+            remaining = (np.flatnonzero(~match) if remaining is None else remaining[~match])
+        else:
+            remaining = np.empty(0, dtype=np.int64)
+        out.append(_columns(sub, taken, layout))
+
+
+def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
+    reps, tag_index = _tag_ids(sub, layout.tag)
+    tags: list[tuple[str, bool]] = []
+    keep: np.ndarray | None = None
+    col, n = layout.tag
+    for i, r in enumerate(reps.tolist()):
+        try:
+            tags.append((bytes(sub[r, col : col + n]).decode("utf-8"), layout.tf2))
+        except UnicodeDecodeError:
+            tags.append(("", layout.tf2))
+            bad = tag_index == i  # protobuf rejects these records and reports them
+            keep = ~bad if keep is None else keep & ~bad
+    vcol, vtype = layout.value
+    value = _column(sub, vcol, vtype).astype(np.float64)
+    wall = _column(sub, layout.wall, "<f8") if layout.wall is not None else np.zeros(len(sub))
+    step = _steps(sub, layout.step)
+    if keep is not None:
+        return taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep]
+    return taken, tags, tag_index, step, wall, value
 
 
 def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndarray) -> BulkScalars:
     """Decode the one-scalar records among ``starts``/``lengths`` (positions of record data)."""
-    data = bytes(buf) if not isinstance(buf, bytes) else buf
+    data = buf if isinstance(buf, bytes) else bytes(buf)
     a = np.frombuffer(data, dtype=np.uint8)
-    order = np.argsort(lengths, kind="stable")
-    cuts = np.flatnonzero(np.diff(lengths[order])) + 1
-    parts: list[tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-    groups: list[np.ndarray] = []
-    for group in np.split(order, cuts):
-        length = int(lengths[group[0]])
-        if len(group) < MIN_GROUP or length > MAX_LENGTH:
-            continue
-        before = len(parts)
-        _decode_group(a, data, starts[group], length, parts)
-        groups.extend([group] * (len(parts) - before))
-    tags: list[tuple[str, bool]] = []
+    n = len(starts)
     index: dict[tuple[str, bool], int] = {}
-    rows, tag, step, wall, value = [], [], [], [], []
-    for group, (taken, local_tags, local_index, s, w, v) in zip(groups, parts):
-        remap = np.array([index.setdefault(t, len(index)) for t in local_tags], dtype=np.int64)
-        rows.append(group[taken])
-        tag.append(remap[local_index])
-        step.append(s)
-        wall.append(w)
-        value.append(v)
+    # Scatter every decoded row into per-record columns: record order without a sort.
+    tag_of = np.full(n, -1, dtype=np.int64)
+    step = np.zeros(n, dtype=np.int64)
+    wall = np.zeros(n, dtype=np.float64)
+    value = np.zeros(n, dtype=np.float64)
+    for length, group in group_by_length(lengths, MAX_LENGTH + 1):
+        if len(group) < MIN_GROUP:
+            continue
+        parts: list[Part] = []
+        _decode_group(a, data, starts[group], length, parts)
+        for taken, local_tags, local_index, s, w, v in parts:
+            remap = np.array([index.setdefault(t, len(index)) for t in local_tags], dtype=np.int64)
+            rows = group[taken]
+            tag_of[rows] = remap[local_index]
+            step[rows], wall[rows], value[rows] = s, w, v
+    rows = np.flatnonzero(tag_of >= 0)
     tags = sorted(index, key=index.__getitem__)
-    if not rows:
-        empty = np.empty(0, dtype=np.int64)
-        return BulkScalars(empty, empty, [], empty, np.empty(0), np.empty(0))
-    all_rows = np.concatenate(rows)
-    order = np.argsort(all_rows, kind="stable")
-    return BulkScalars(all_rows[order], np.concatenate(tag)[order], tags, np.concatenate(step)[order],
-                       np.concatenate(wall)[order], np.concatenate(value)[order])
+    return BulkScalars(rows, tag_of[rows], tags, step[rows], wall[rows], value[rows])
