@@ -446,3 +446,20 @@ def test_matches_tensorboard_event_file(
     expected = tensorboard_inspect(monkeypatch, event_file=path)
     _, out, _ = run(capsys, "inspect", "--event_file", path)
     assert out == expected
+
+
+def test_demo_writes_and_summarises_the_example_logdir(tmp_path: Path) -> None:
+    import io
+
+    from tbnb.cli import build_parser, run_demo
+
+    args = build_parser().parse_args(["demo", "--logdir", str(tmp_path / "demo")])
+    out = io.StringIO()
+    assert run_demo(args, out) == 0
+    text = out.getvalue()
+    assert "wrote an example logdir" in text
+    assert "run mnist/lr_0.1" in text and "scalars      loss/train  (300 points)" in text
+    assert "loaded 3 runs" in text and "problems: 0" in text
+    again = io.StringIO()
+    run_demo(args, again)  # a second time reuses the logdir
+    assert "wrote" not in again.getvalue()

@@ -11,6 +11,8 @@ The result is the exact CRC of every record, not an aggregate.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .records import _TABLE
@@ -45,17 +47,23 @@ class _Tables:
     def __init__(self) -> None:
         self.rows = _pair_table()[None, :]
         self.zero_registers: dict[int, np.uint32] = {}
+        self._lock = threading.Lock()  # runs are reloaded on several threads
 
     def upto(self, distance: int) -> np.ndarray:
-        have = len(self.rows)
         need = distance // 2 + 1
+        if need > len(self.rows):
+            with self._lock:
+                self._grow(need)
+        return self.rows
+
+    def _grow(self, need: int) -> None:
+        have = len(self.rows)
         if need > have:
             extra = np.empty((need - have, 65536), dtype=np.uint32)
             prev = self.rows[-1]
             for i in range(need - have):
                 prev = extra[i] = _zero_bytes(prev, 2)
             self.rows = np.concatenate([self.rows, extra])
-        return self.rows
 
     def zero_register(self, length: int) -> np.uint32:
         reg = self.zero_registers.get(length)

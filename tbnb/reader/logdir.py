@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,7 @@ from .discovery import find_runs
 from .proto import event_pb2, summary_pb2
 from .plugins.projector import ProjectorInfo, read_projector
 from .records import Problem
-from .run import Run
+from .run import Run, RunDelta
 from .sampling import parse_samples_per_plugin
 from .series import LazyValues, ScalarSeries, TensorSeries
 from .store import BlobRef
@@ -52,10 +53,12 @@ class Logdir:
 
     def __init__(self, path: str | os.PathLike[str], *,
                  samples_per_plugin: str | Mapping[str, int | str] | None = None,
-                 purge_orphaned_data: bool = True, bulk: bool = True) -> None:
+                 purge_orphaned_data: bool = True, bulk: bool = True, threads: int | None = None) -> None:
         self.path = Path(path).expanduser()
         #: False forces the sequential, one-protobuf-per-record path (the bulk path's reference).
         self.bulk = bulk
+        #: Runs reloaded at once (threads).
+        self.threads = threads if threads is not None else min(4, os.cpu_count() or 1)
         self.capacities = parse_samples_per_plugin(samples_per_plugin)
         self.purge_orphaned_data = purge_orphaned_data
         self._runs: dict[str, Run] = {}
@@ -80,12 +83,15 @@ class Logdir:
             for name in [n for n in self._runs if n not in found]:
                 del self._runs[name]
                 result.removed_runs.append(name)
+            jobs: list[tuple[str, Run, list[Path]]] = []
             for name, files in found.items():
                 run = self._runs.get(name)
                 if run is None:
-                    run = self._runs[name] = Run(name, files[0].parent, self.capacities, self.purge_orphaned_data, self.bulk)
+                    run = self._runs[name] = Run(name, files[0].parent, self.capacities,
+                                                 self.purge_orphaned_data, self.bulk)
                     result.new_runs.append(name)
-                delta = run.reload(files)
+                jobs.append((name, run, files))
+            for (name, _, _), delta in zip(jobs, self._reload_runs(jobs)):
                 if delta.new_tags:
                     result.new_tags[name] = delta.new_tags
                 for tag, n in delta.points.items():
@@ -96,6 +102,18 @@ class Logdir:
             for problem in result.problems:
                 self._problems[problem] = None
         return result
+
+    def _reload_runs(self, jobs: list[tuple[str, Run, list[Path]]]) -> list[RunDelta]:
+        """Reload runs, several at once when there are cores to spare.
+
+        Runs share nothing, and the bulk paths spend their time in numpy calls that release
+        the GIL, so threads give real parallelism without copying data between processes.
+        """
+        workers = min(len(jobs), self.threads)
+        if workers <= 1:
+            return [run.reload(files) for _, run, files in jobs]
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tbnb-reload") as pool:
+            return list(pool.map(lambda job: job[1].reload(job[2]), jobs))
 
     # -- reading ------------------------------------------------------------------------------
 
