@@ -20,7 +20,7 @@ from .records import Problem
 from .run import Run, RunDelta
 from .sampling import parse_samples_per_plugin
 from .series import LazyValues, ScalarSeries, TensorSeries
-from .store import BlobRef
+from .store import BlobRef, Record
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -167,7 +167,7 @@ class Logdir:
             plugin,
             np.array([it.step for it in items], dtype=np.int64),
             np.array([it.wall_time for it in items], dtype=np.float64),
-            LazyValues(items, read_blob),
+            LazyValues(items, decode_payload),
         )
 
     def graph(self, run: str) -> bytes | None:
@@ -236,12 +236,13 @@ class Logdir:
             return f"<tbnb.Logdir {str(self.path)!r}: {len(self._runs)} runs, {n_tags} tags>"
 
 
-def read_blob(ref: BlobRef) -> np.ndarray:
-    """Read one blob value back from its event file, in its plugin's tensor form."""
-    with open(ref.path, "rb") as fh:
-        fh.seek(ref.offset)
-        data = fh.read(ref.length)
-    value = event_pb2.Event.FromString(data).summary.value[ref.index]
+def decode_payload(payload: BlobRef | Record) -> np.ndarray:
+    """A sampled item in its plugin's tensor form: decoded from memory, or read from disk first."""
+    if isinstance(payload, BlobRef):
+        with open(payload.path, "rb") as fh:
+            fh.seek(payload.offset)
+            payload = Record(fh.read(payload.length), payload.index)
+    value = event_pb2.Event.FromString(payload.data).summary.value[payload.index]
     return compat.tensor_of(value)
 
 

@@ -8,6 +8,7 @@ reads only the bytes added since the last one.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,11 +16,13 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from . import compat
+from .batch import BulkBatch
 from .proto import event_pb2, summary_pb2
 from .frame_bulk import frame_bulk
 from .records import Problem, frame
-from .scalars_bulk import BulkScalars, decode_scalars
-from .store import BlobRef, Item, Reservoir, ScalarColumns
+from .scalars_bulk import decode_scalars
+from .values_bulk import walk_values
+from .store import BlobRef, Item, Record, Reservoir, ScalarColumns
 
 #: Bytes read from a file at a time; a larger record grows the read until it fits.
 READ_CHUNK = 64 << 20
@@ -148,19 +151,25 @@ class Run:
 
     def _process(self, buf: bytes, starts: np.ndarray, lengths: np.ndarray, path: Path, base: int,
                  delta: RunDelta) -> None:
-        bulk = decode_scalars(buf, starts, lengths) if self.bulk and len(starts) >= BULK_MIN_RECORDS else None
-        if bulk is None or not len(bulk.rows):
+        if not self.bulk or len(starts) < BULK_MIN_RECORDS:
             self._process_rows(buf, range(len(starts)), starts, lengths, str(path), base, delta)
             return
-        _BulkBatch(self, buf, starts, lengths, str(path), base, bulk, delta).run()
+        scalars = decode_scalars(buf, starts, lengths)
+        rest = np.ones(len(starts), dtype=bool)
+        rest[scalars.rows] = False
+        rest_rows = np.flatnonzero(rest)
+        values = walk_values(buf, starts[rest_rows], lengths[rest_rows])
+        values.rows = rest_rows[values.rows]
+        BulkBatch(self, buf, starts, lengths, str(path), base, delta, scalars, values).apply()
 
     def _process_rows(self, buf: bytes, rows: object, starts: np.ndarray, lengths: np.ndarray, path: str,
                       base: int, delta: RunDelta) -> None:
         """The general path: parse each record with protobuf and apply it, in order."""
         for i in rows:  # type: ignore[attr-defined]
-            event = self._parse(buf, int(starts[i]), int(lengths[i]), path, base, delta)
+            start, length = int(starts[i]), int(lengths[i])
+            event = self._parse(buf, start, length, path, base, delta)
             if event is not None:
-                self._event(event, path, base + int(starts[i]), int(lengths[i]), delta)
+                self._event(event, buf, start, length, path, base, delta)
 
     @staticmethod
     def _parse(buf: bytes, start: int, length: int, path: str, base: int,
@@ -171,13 +180,15 @@ class Run:
             delta.problems.append(Problem(path, base + start - 12, "record is not an Event; skipped"))
             return None
 
-    def _event(self, event: event_pb2.Event, path: str, offset: int, length: int, delta: RunDelta) -> None:
+    def _event(self, event: event_pb2.Event, buf: bytes, start: int, length: int, path: str, base: int,
+               delta: RunDelta) -> None:
+        """Apply one parsed event (its record is ``buf[start:start + length]``, at ``base + start``)."""
         if self.start_time is None and event.wall_time:
             self.start_time = event.wall_time
         what = event.WhichOneof("what")
         if what == "summary":
             for index, value in enumerate(event.summary.value):
-                self._value(value, event, BlobRef(path, offset, length, index), delta)
+                self._value(value, index, event, buf, start, length, path, base, delta)
         elif what == "file_version":
             self.file_version = event.file_version
         elif what == "session_log":
@@ -199,36 +210,61 @@ class Run:
             self.plugins[tag] = plugin
             delta.new_tags.append(tag)
 
-    def _value(self, value: summary_pb2.Summary.Value, event: event_pb2.Event, ref: BlobRef,
-               delta: RunDelta) -> None:
+    def _value(self, value: summary_pb2.Summary.Value, index: int, event: event_pb2.Event, buf: bytes,
+               start: int, length: int, path: str, base: int, delta: RunDelta) -> None:
         tag = compat.value_tag(value)
+        plugin = self._plugin(tag, value, delta)
+        if plugin is None:
+            return
+        if plugin == "scalars":
+            try:
+                number = compat.scalar_of(value)
+            except ValueError as err:
+                delta.problems.append(Problem(path, base + start - 12, f"tag {tag!r}: {err}"))
+                return
+            pending = self._pending_for(tag)
+            pending.values.append(number)
+            pending.steps.append(event.step)
+            pending.walls.append(event.wall_time)
+            return
+        if plugin in compat.BLOB_PLUGINS:
+            payload: BlobRef | Record = BlobRef(path, base + start, length, index)
+        else:
+            payload = Record(bytes(buf[start : start + length]), index)
+        self._add_item(tag, plugin, Item(event.step, event.wall_time, payload), delta)
+
+    def _plugin(self, tag: str, value: summary_pb2.Summary.Value, delta: RunDelta) -> str | None:
+        """The tag's plugin; the first value seen for a tag names it (TensorBoard's rule)."""
         plugin = self.plugins.get(tag)
         if plugin is None:
             md = compat.metadata_of(value)
             if md is None:
-                return
+                return None
             plugin = md.plugin_data.plugin_name
             self.metadata[tag] = md
             self._new_tag(tag, plugin, delta)
-        try:
-            if plugin == "scalars":
-                number = compat.scalar_of(value)
-                pending = self._pending.get(tag)
-                if pending is None:
-                    pending = self._pending[tag] = _Pending()
-                pending.values.append(number)
-                pending.steps.append(event.step)
-                pending.walls.append(event.wall_time)
-                return
-            payload: object = ref if plugin in compat.BLOB_PLUGINS else compat.tensor_of(value)
-        except ValueError as err:
-            delta.problems.append(Problem(ref.path, ref.offset - 12, f"tag {tag!r}: {err}"))
-            return
+        return plugin
+
+    def _series(self, tag: str, plugin: str) -> Reservoir:
         series = self.tensors.get(tag)
         if series is None:
             series = self.tensors[tag] = Reservoir(self.capacities.get(plugin, self.capacities["*"]))
-        series.add(Item(event.step, event.wall_time, payload), self.purge)
+        return series
+
+    def _add_item(self, tag: str, plugin: str, item: Item, delta: RunDelta) -> None:
+        self._series(tag, plugin).add(item, self.purge)
         delta.points[tag] = delta.points.get(tag, 0) + 1
+
+    def _add_items(self, tag: str, plugin: str, steps: np.ndarray, walls: np.ndarray,
+                   payload_of: Callable[[int], BlobRef | Record], delta: RunDelta) -> None:
+        self._series(tag, plugin).add_many(steps, walls, payload_of, self.purge)
+        delta.points[tag] = delta.points.get(tag, 0) + len(steps)
+
+    def _pending_for(self, tag: str) -> _Pending:
+        pending = self._pending.get(tag)
+        if pending is None:
+            pending = self._pending[tag] = _Pending()
+        return pending
 
     def _flush(self, delta: RunDelta) -> None:
         for tag, pending in self._pending.items():
@@ -262,79 +298,3 @@ class Run:
                 return meta.graph_def.SerializeToString()
         return None
 
-
-class _BulkBatch:
-    """Applies a batch whose scalar records were decoded in bulk, with the general path's result.
-
-    Order matters only within a series and around a SessionLog START, so protobuf-parsed
-    records that touch neither the bulk-decoded tags nor purging are applied as they come, and
-    bulk rows are applied in segments cut only where a record does touch them.
-    """
-
-    def __init__(self, run: Run, buf: bytes, starts: np.ndarray, lengths: np.ndarray, path: str, base: int,
-                 bulk: BulkScalars, delta: RunDelta) -> None:
-        self.run_, self.buf, self.starts, self.lengths = run, buf, starts, lengths
-        self.path, self.base, self.bulk, self.delta = path, base, bulk, delta
-
-    def run(self) -> None:
-        run, bulk = self.run_, self.bulk
-        fast = np.zeros(len(self.starts), dtype=bool)
-        fast[bulk.rows] = True
-        slow = np.flatnonzero(~fast).tolist()
-        events = [(i, run._parse(self.buf, int(self.starts[i]), int(self.lengths[i]), self.path, self.base,
-                                 self.delta)) for i in slow]
-        if run.start_time is None:
-            self._start_time(events)
-        bulk_tags = {name for name, _ in bulk.tags}
-        segment_start = 0
-        for i, event in events:
-            if event is None:
-                continue
-            if self._touches(event, bulk_tags):
-                self._segment(segment_start, i)
-                segment_start = i + 1
-            run._event(event, self.path, self.base + int(self.starts[i]), int(self.lengths[i]), self.delta)
-        self._segment(segment_start, len(self.starts))
-
-    def _start_time(self, events: list[tuple[int, event_pb2.Event | None]]) -> None:
-        candidates = [(i, e.wall_time) for i, e in events if e is not None and e.wall_time][:1]
-        nonzero = np.flatnonzero(self.bulk.wall != 0)
-        if nonzero.size:
-            candidates.append((int(self.bulk.rows[nonzero[0]]), float(self.bulk.wall[nonzero[0]])))
-        if candidates:
-            self.run_.start_time = min(candidates)[1]
-
-    def _touches(self, event: event_pb2.Event, bulk_tags: set[str]) -> bool:
-        what = event.WhichOneof("what")
-        if what == "session_log":
-            return self.run_.purge and event.session_log.status == _START
-        if what == "summary":
-            return any(compat.value_tag(v) in bulk_tags for v in event.summary.value)
-        return False
-
-    def _segment(self, lo: int, hi: int) -> None:
-        """Apply the bulk rows with record index in [lo, hi)."""
-        bulk, run = self.bulk, self.run_
-        a, b = np.searchsorted(bulk.rows, [lo, hi])
-        if a == b:
-            return
-        tag_ids = bulk.tag[a:b]
-        order = np.argsort(tag_ids, kind="stable") + a
-        cuts = np.flatnonzero(np.diff(bulk.tag[order])) + 1
-        for sel in np.split(order, cuts):
-            name, tf2 = bulk.tags[int(bulk.tag[sel[0]])]
-            plugin = run.plugins.get(name)
-            if plugin is None and not tf2:  # a TF1 simple_value names its tag's plugin
-                md = compat.metadata_of(summary_pb2.Summary.Value(tag=name, simple_value=0.0))
-                assert md is not None
-                run.metadata[name] = md
-                run._new_tag(name, "scalars", self.delta)
-                plugin = "scalars"
-            if plugin == "scalars":
-                pending = run._pending.get(name)
-                if pending is None:
-                    pending = run._pending[name] = _Pending()
-                pending.add_columns(bulk.step[sel], bulk.wall[sel], bulk.value[sel])
-            else:  # first seen as a tensor of no plugin, or another plugin's tag: the general path
-                run._process_rows(self.buf, bulk.rows[sel].tolist(), self.starts, self.lengths, self.path,
-                                  self.base, self.delta)

@@ -8,7 +8,7 @@ from typing import Callable, overload
 
 import numpy as np
 
-from .store import BlobRef, Item
+from .store import BlobRef, Item, Record
 
 
 @dataclass(frozen=True)
@@ -24,18 +24,17 @@ class ScalarSeries:
 
 
 class LazyValues(Sequence):
-    """The values of a tensor series; blobs (images, audio) are read from disk when indexed."""
+    """The values of a tensor series, decoded when indexed (blobs are read from disk first)."""
 
-    def __init__(self, items: list[Item], load_blob: Callable[[BlobRef], np.ndarray]) -> None:
+    def __init__(self, items: list[Item], decode: Callable[[BlobRef | Record], np.ndarray]) -> None:
         self._items = items
-        self._load = load_blob
+        self._decode = decode
 
     def __len__(self) -> int:
         return len(self._items)
 
     def _get(self, i: int) -> np.ndarray:
-        payload = self._items[i].payload
-        return self._load(payload) if isinstance(payload, BlobRef) else payload
+        return self._decode(self._items[i].payload)
 
     @overload
     def __getitem__(self, i: int) -> np.ndarray: ...

@@ -13,6 +13,7 @@ right with no special cases.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,8 +116,20 @@ class BlobRef:
 
 
 @dataclass(frozen=True)
+class Record:
+    """An event record's bytes, kept in memory and decoded when read.
+
+    Sampled tensors (histograms, text, PR curves...) are kept this way: a reload only decides
+    which steps to keep, and decoding the few hundred survivors waits until someone looks.
+    """
+
+    data: bytes
+    index: int
+
+
+@dataclass(frozen=True)
 class Item:
-    """One sampled step of a tensor series: the payload is an ndarray or a BlobRef."""
+    """One sampled step of a tensor series: the payload is a Record or a BlobRef."""
 
     step: int
     wall_time: float
@@ -153,6 +166,46 @@ class Reservoir:
             else:
                 self.items[-1] = item
         self.seen += 1
+
+    def add_many(self, steps: np.ndarray, walls: np.ndarray, payload_of: Callable[[int], Any],
+                 preempt: bool = True) -> None:
+        """Offer many items in order; only the survivors' payloads are made (``payload_of(i)``).
+
+        The random draws depend only on how many items have been seen, not on the items, so
+        they are made up front, and only the draws that evict an item (about ``capacity *
+        log(n / capacity)`` of them) cost list operations. Steps that could preempt fall back to
+        one-by-one ``add``.
+        """
+        n = len(steps)
+        if n == 0:
+            return
+        increasing = n == 1 or bool(np.all(steps[1:] > steps[:-1]))
+        if preempt and (not increasing or (self.items and self.items[-1].step >= int(steps[0]))):
+            for i in range(n):
+                self.add(Item(int(steps[i]), float(walls[i]), payload_of(i)), preempt)
+            return
+        cap = self.capacity
+        slots: list[Item | int] = list(self.items)
+        direct = n if cap is None else max(0, min(n, cap - len(slots)))
+        slots.extend(range(direct))
+        if direct < n:
+            assert cap is not None
+            randint = self._rng.randint
+            seen = self.seen + direct
+            draws = [randint(0, s) for s in range(seen, seen + n - direct)]
+            last_written = direct - 1
+            for offset in np.flatnonzero(np.asarray(draws) < cap).tolist():
+                i = direct + offset
+                if i - 1 > last_written:
+                    slots[-1] = i - 1  # the items between evictions each replaced the last slot
+                del slots[draws[offset]]
+                slots.append(i)
+                last_written = i
+            if n - 1 > last_written:
+                slots[-1] = n - 1
+        self.seen += n
+        self.items = [s if isinstance(s, Item) else Item(int(steps[s]), float(walls[s]), payload_of(s))
+                      for s in slots]
 
     def purge(self, step: int) -> int:
         """Drop items at steps >= ``step``, scaling the seen count by the fraction kept."""

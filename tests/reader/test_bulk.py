@@ -230,9 +230,10 @@ def test_real_writers(tmp_path: Path, small_bulk: None) -> None:
     assert_same_logdir(tmp_path)
 
 
-def test_bulk_engages_on_a_large_scalar_log(tmp_path: Path) -> None:
+@pytest.mark.parametrize("tf2", [False, True])
+def test_bulk_engages_on_a_large_scalar_log(tmp_path: Path, tf2: bool) -> None:
     """Without lowered thresholds: a real-sized scalar log is decoded by the bulk path."""
-    write_scalar_logdir(tmp_path, runs=1, tags=4, steps=3000)
+    write_scalar_logdir(tmp_path, runs=1, tags=4, steps=3000, tf2=tf2)
     import tbnb.reader.run as run_module
 
     calls: list[int] = []
@@ -251,3 +252,36 @@ def test_bulk_engages_on_a_large_scalar_log(tmp_path: Path) -> None:
     assert len(lg.scalars("run_00", "group_0/metric_0")) == 3000
     assert sum(calls) < 100  # only the few odd records went through protobuf
     assert_same_logdir(tmp_path)
+
+
+def test_media_log_is_walked_in_bulk_and_matches(tmp_path: Path) -> None:
+    """Histograms, images and text are sampled from walked rows; protobuf reads only a few."""
+    rng = np.random.default_rng(5)
+    image = rng.integers(0, 255, (8, 8, 3), dtype=np.uint8)
+    for run, tf2 in (("tf1", False), ("tf2", True)):
+        with EventWriter(tmp_path / run) as w:
+            for i in range(700):
+                w.add_histogram("w/a", rng.normal(size=50), i, tf2=tf2)
+                w.add_histogram("w/b", rng.normal(size=50), i, tf2=tf2)
+                if i % 5 == 0:
+                    w.add_image("img", image, i, tf2=tf2)
+                    w.add_text("notes", f"step {i}", i)
+    import tbnb.reader.run as run_module
+
+    calls: list[int] = []
+    real = run_module.Run._process_rows
+
+    def counting(self, buf, rows, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rows = list(rows)
+        calls.append(len(rows))
+        return real(self, buf, rows, *args, **kwargs)
+
+    run_module.Run._process_rows = counting  # type: ignore[method-assign]
+    try:
+        lg = tbnb.load(tmp_path)
+    finally:
+        run_module.Run._process_rows = real  # type: ignore[method-assign]
+    assert len(lg.tensors("tf1", "w/a")) == 500 and lg.tensors("tf2", "w/b").step[-1] == 699
+    assert sum(calls) < 20  # first values of each tag, and the file_version records
+    assert_same_logdir(tmp_path)
+    assert_same_logdir(tmp_path, samples_per_plugin="histograms=all")
