@@ -22,10 +22,15 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .crc_bulk import MAX_WIDTH, crc_rows, mask_array
-from .records import Framed, Problem, frame, mask
+from .records import Framed, Problem, frame
 
 #: Below this many bytes the sequential framer is as fast and simpler.
 MIN_BULK_BYTES = 1 << 15
+#: Bytes framed first, sequentially, to see how large the records are.
+SAMPLE_BYTES = 1 << 16
+#: Records this long on average are framed sequentially: scanning every byte for proposals would
+#: cost more than one loop step per record.
+SEQUENTIAL_MEAN_LENGTH = 512
 #: Groups of equal length smaller than this get one crc32c call per record too.
 MIN_GROUP = 8
 _WALL_TIME_KEY = 0x09
@@ -88,8 +93,8 @@ def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.
             good[group] = mask_array(crc_rows(rows[:, :width], length)) == stored
         else:
             stored = sliding_window_view(a, 4)[s + length].view("<u4").reshape(-1)
-            good[group] = np.fromiter(
-                (mask(crc(buf[i : i + length])) for i in s.tolist()), np.uint32, len(s)) == stored
+            raw = np.fromiter((crc(buf[i : i + length]) for i in s.tolist()), np.uint32, len(s))
+            good[group] = mask_array(raw) == stored
     return good
 
 
@@ -99,6 +104,9 @@ def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed
     n = len(view)
     if n < max(MIN_BULK_BYTES, 32):
         return frame(view, path, base)
+    sample = frame(view, path, base, until=SAMPLE_BYTES)
+    if len(sample.lengths) and sample.lengths.mean() >= SEQUENTIAL_MEAN_LENGTH:
+        return frame(view, path, base)  # few, large records: a Python step per record is cheaper
     a = np.frombuffer(view, dtype=np.uint8)
     heads, lengths = _propose(a)
     ends = heads + 16 + lengths

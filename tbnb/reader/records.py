@@ -158,10 +158,16 @@ def frame(buf: bytes | memoryview, path: str = "", base: int = 0, *, start: int 
     unpack_header = _HEADER.unpack_from
     unpack_footer = _FOOTER.unpack_from
     crc = _crc32c.crc32c
+    header_crcs: dict[int, int] = {}  # a log has few distinct lengths: their CRCs, once each
     while pos + HEADER_SIZE <= n and pos < stop:
         length, length_crc = unpack_header(view, pos)
-        header_ok = mask(crc(view[pos : pos + 8])) == length_crc
-        if not header_ok or length >= MAX_RECORD_LENGTH:
+        expected = header_crcs.get(length)
+        if expected is None:
+            expected = mask(crc(view[pos : pos + 8]))
+            if expected == length_crc:
+                header_crcs[length] = expected
+        if expected != length_crc or length >= MAX_RECORD_LENGTH:
+            header_ok = expected == length_crc
             reason = f"impossible record length {length}" if header_ok else "bad length CRC"
             nxt = find_next_header(view, pos + 1)
             if nxt is None:
@@ -173,12 +179,13 @@ def frame(buf: bytes | memoryview, path: str = "", base: int = 0, *, start: int 
             problems.append(Problem(path, base + pos, f"{reason}; resynchronised after {nxt - pos} bytes"))
             pos = nxt
             continue
-        end = pos + HEADER_SIZE + length + FOOTER_SIZE
+        data_start = pos + HEADER_SIZE
+        end = data_start + length + FOOTER_SIZE
         if end > n:
             break  # incomplete record: wait for the writer
-        data_start = pos + HEADER_SIZE
-        (data_crc,) = unpack_footer(view, data_start + length)
-        if mask(crc(view[data_start : data_start + length])) != data_crc:
+        (data_crc,) = unpack_footer(view, end - FOOTER_SIZE)
+        c = crc(view[data_start : end - FOOTER_SIZE])
+        if ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF != data_crc:  # mask(c)
             problems.append(Problem(path, base + pos, "data CRC mismatch; record skipped"))
         else:
             starts.append(data_start)

@@ -21,7 +21,7 @@ from .proto import event_pb2, summary_pb2
 from .frame_bulk import frame_bulk
 from .records import Problem, frame
 from .scalars_bulk import decode_scalars
-from .values_bulk import walk_values
+from .values_bulk import BulkValues, walk_values
 from .store import BlobRef, Item, Record, Reservoir, ScalarColumns
 
 #: Bytes read from a file at a time; a larger record grows the read until it fits.
@@ -158,8 +158,11 @@ class Run:
         rest = np.ones(len(starts), dtype=bool)
         rest[scalars.rows] = False
         rest_rows = np.flatnonzero(rest)
-        values = walk_values(buf, starts[rest_rows], lengths[rest_rows])
-        values.rows = rest_rows[values.rows]
+        if len(rest_rows) >= BULK_MIN_RECORDS:
+            values = walk_values(buf, starts[rest_rows], lengths[rest_rows])
+            values.rows = rest_rows[values.rows]
+        else:
+            values = BulkValues.empty()
         BulkBatch(self, buf, starts, lengths, str(path), base, delta, scalars, values).apply()
 
     def _process_rows(self, buf: bytes, rows: object, starts: np.ndarray, lengths: np.ndarray, path: str,

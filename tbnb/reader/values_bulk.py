@@ -34,6 +34,11 @@ class BulkValues:
     wall: np.ndarray
     has_metadata: np.ndarray
 
+    @classmethod
+    def empty(cls) -> BulkValues:
+        none = np.empty(0, dtype=np.int64)
+        return cls(none, none, [], none, np.empty(0), np.empty(0, dtype=bool))
+
 
 class _Cursor:
     """Positions of many records at once, with a flag for rows that left the known structure."""
