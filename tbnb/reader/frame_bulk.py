@@ -77,8 +77,12 @@ def _propose(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return heads[ok], lengths[ok]
 
 
-def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Whether each record's data CRC is right (exact, per record)."""
+def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.ndarray,
+                rows_out: dict[int, tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Whether each record's data CRC is right (exact, per record).
+
+    The rows gathered for groups checked in bulk go to ``rows_out`` (good records only).
+    """
     good = np.zeros(len(starts), dtype=bool)
     crc = _crc32c.crc32c
     for length, group in group_by_length(lengths):
@@ -90,7 +94,9 @@ def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.
             if pad:
                 rows[:, 0] = 0
             stored = np.ascontiguousarray(rows[:, width:]).view("<u4").reshape(-1)
-            good[group] = mask_array(crc_rows(rows[:, :width], length)) == stored
+            ok = mask_array(crc_rows(rows[:, :width], length)) == stored
+            good[group] = ok
+            rows_out[length] = (s, rows[:, pad:width]) if ok.all() else (s[ok], rows[ok, pad:width])
         else:
             stored = sliding_window_view(a, 4)[s + length].view("<u4").reshape(-1)
             raw = np.fromiter((crc(buf[i : i + length]) for i in s.tolist()), np.uint32, len(s))
@@ -129,10 +135,11 @@ def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed
             break  # an incomplete record: wait for the writer
         pos = piece.consumed
     index = np.concatenate([np.arange(i, k) for i, k in runs]) if runs else np.empty(0, dtype=np.int64)
+    rows_by_length: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     starts, lens = heads[index] + 12, lengths[index]
     problems = [p for piece in pieces for p in piece.problems]
     if len(starts):
-        good = _check_data(a, view, starts, lens)
+        good = _check_data(a, view, starts, lens, rows_by_length)
         problems += [Problem(path, base + int(s) - 12, "data CRC mismatch; record skipped")
                      for s in starts[~good].tolist()]
         starts, lens = starts[good], lens[good]
@@ -142,5 +149,5 @@ def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed
         order = np.argsort(starts, kind="stable")
         starts, lens = starts[order], lens[order]
     problems.sort(key=lambda p: p.offset)
-    return Framed(starts.astype(np.int64), lens.astype(np.int64), pos, problems)
+    return Framed(starts.astype(np.int64), lens.astype(np.int64), pos, problems, rows_by_length)
 

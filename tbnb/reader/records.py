@@ -75,6 +75,9 @@ class Framed:
     lengths: np.ndarray
     consumed: int
     problems: list[Problem] = field(default_factory=list)
+    #: From the bulk framer: {length: (data starts, [m, length] rows of record bytes)} for the
+    #: records it gathered to check their CRCs, so the decoder need not gather them again.
+    rows: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------------------------

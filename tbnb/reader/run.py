@@ -19,7 +19,7 @@ from . import compat
 from .batch import BulkBatch
 from .proto import event_pb2, summary_pb2
 from .frame_bulk import frame_bulk
-from .records import Problem, frame
+from .records import Framed, Problem, frame
 from .scalars_bulk import decode_scalars
 from .values_bulk import BulkValues, walk_values
 from .store import BlobRef, Item, Record, Reservoir, ScalarColumns
@@ -139,7 +139,7 @@ class Run:
                         break
                     framed = (frame_bulk if self.bulk else frame)(buf, str(path), state.offset)
                     delta.problems.extend(framed.problems)
-                    self._process(buf, framed.starts, framed.lengths, path, state.offset, delta)
+                    self._process(buf, framed, path, state.offset, delta)
                     state.offset += framed.consumed
                     if framed.consumed == 0:
                         if len(buf) < size - state.offset:
@@ -149,12 +149,12 @@ class Run:
         except OSError as err:
             delta.problems.append(Problem(str(path), state.offset, f"cannot read: {err.strerror or err}"))
 
-    def _process(self, buf: bytes, starts: np.ndarray, lengths: np.ndarray, path: Path, base: int,
-                 delta: RunDelta) -> None:
+    def _process(self, buf: bytes, framed: Framed, path: Path, base: int, delta: RunDelta) -> None:
+        starts, lengths = framed.starts, framed.lengths
         if not self.bulk or len(starts) < BULK_MIN_RECORDS:
             self._process_rows(buf, range(len(starts)), starts, lengths, str(path), base, delta)
             return
-        scalars = decode_scalars(buf, starts, lengths)
+        scalars = decode_scalars(buf, starts, lengths, framed.rows)
         rest = np.ones(len(starts), dtype=bool)
         rest[scalars.rows] = False
         rest_rows = np.flatnonzero(rest)

@@ -228,12 +228,12 @@ def _tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.nda
 Part = tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def _decode_group(a: np.ndarray, buf: bytes, starts: np.ndarray, length: int, out: list[Part]) -> None:
+def _decode_group(rows: np.ndarray, buf: bytes, starts: np.ndarray, length: int, out: list[Part]) -> None:
     """Decode one group of equal-length records, template by template; append Parts to ``out``.
 
-    A Part is (indices within ``starts``, tags, tag index per row, step, wall, value).
+    ``rows`` holds the records' bytes ([m, length]). A Part is (indices within ``starts``,
+    tags, tag index per row, step, wall, value).
     """
-    rows = sliding_window_view(a, length)[starts]
     remaining: np.ndarray | None = None  # None: every row of the group
     for _ in range(MAX_TEMPLATES):
         count = len(rows) if remaining is None else len(remaining)
@@ -283,8 +283,13 @@ def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
     return taken, tags, tag_index, step, wall, value
 
 
-def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndarray) -> BulkScalars:
-    """Decode the one-scalar records among ``starts``/``lengths`` (positions of record data)."""
+def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndarray,
+                   gathered: dict[int, tuple[np.ndarray, np.ndarray]] | None = None) -> BulkScalars:
+    """Decode the one-scalar records among ``starts``/``lengths`` (positions of record data).
+
+    ``gathered`` is the bulk framer's rows by length (``Framed.rows``), used where it covers a
+    whole length group.
+    """
     data = buf if isinstance(buf, bytes) else bytes(buf)
     a = np.frombuffer(data, dtype=np.uint8)
     n = len(starts)
@@ -298,7 +303,13 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
         if len(group) < MIN_GROUP:
             continue
         parts: list[Part] = []
-        _decode_group(a, data, starts[group], length, parts)
+        known = (gathered or {}).get(length)
+        if known is not None and len(known[0]) == len(group):
+            group = np.searchsorted(starts, known[0])  # starts are ascending
+            rows = known[1]
+        else:
+            rows = sliding_window_view(a, length)[starts[group]]
+        _decode_group(rows, data, starts[group], length, parts)
         for taken, local_tags, local_index, s, w, v in parts:
             remap = np.array([index.setdefault(t, len(index)) for t in local_tags], dtype=np.int64)
             rows = group[taken]
