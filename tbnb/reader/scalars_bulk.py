@@ -306,7 +306,7 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
         known = (gathered or {}).get(length)
         if known is not None and len(known[0]) == len(group):
             group = np.searchsorted(starts, known[0])  # starts are ascending
-            rows = known[1]
+            rows = np.ascontiguousarray(known[1])
         else:
             rows = sliding_window_view(a, length)[starts[group]]
         _decode_group(rows, data, starts[group], length, parts)
