@@ -24,8 +24,9 @@ from .scalars_bulk import decode_scalars
 from .values_bulk import BulkValues, walk_values
 from .store import BlobRef, Item, Record, Reservoir, ScalarColumns
 
-#: Bytes read from a file at a time; a larger record grows the read until it fits.
-READ_CHUNK = 64 << 20
+#: Bytes read from a file at a time (a larger record grows the read until it fits). 8 MiB keeps
+#: the bulk paths efficient while bounding what each loading thread holds at once.
+READ_CHUNK = 8 << 20
 _START = event_pb2.SessionLog.START
 GRAPH_TAG = "__run_graph__"
 #: Batches smaller than this skip the bulk decoder (protobuf is as fast for a few records).
