@@ -17,12 +17,14 @@ The result is identical to ``records.frame`` on the same bytes (a differential t
 
 from __future__ import annotations
 
+import struct
+
 import crc32c as _crc32c
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .crc_bulk import MAX_WIDTH, crc_rows, mask_array
-from .records import Framed, Problem, frame
+from .records import MAX_RECORD_LENGTH, Framed, Problem, frame, mask
 
 #: Below this many bytes the sequential framer is as fast and simpler.
 MIN_BULK_BYTES = 1 << 15
@@ -34,6 +36,7 @@ SEQUENTIAL_MEAN_LENGTH = 512
 #: Groups of equal length smaller than this get one crc32c call per record too.
 MIN_GROUP = 8
 _WALL_TIME_KEY = 0x09
+_U64 = struct.Struct("<Q")
 
 
 def _length_crc_table() -> np.ndarray:
@@ -104,6 +107,59 @@ def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.
     return good
 
 
+def a_of(view: memoryview) -> np.ndarray:
+    return np.frombuffer(view, dtype=np.uint8)
+
+
+def _frame_chain(view: memoryview, a: np.ndarray) -> Framed | None:
+    """Follow the length chain with one unpack per record, then check both CRCs of every record.
+
+    Returns None when anything is off (a bad CRC, an impossible length): the caller then frames
+    sequentially, which reports and resynchronises exactly.
+    """
+    n = len(view)
+    heads: list[int] = []
+    unpack = _U64.unpack_from
+    pos = 0
+    while pos + 12 <= n:
+        (length,) = unpack(view, pos)
+        end = pos + 16 + length
+        if end > n:
+            break
+        heads.append(pos)
+        pos = end
+    tail_header = pos + 12 <= n  # an incomplete record whose header is there: it must be sound
+    if tail_header:
+        heads.append(pos)
+    starts = np.asarray(heads, dtype=np.int64)
+    if not len(starts):
+        return Framed(starts, starts.copy(), pos, [])
+    words = sliding_window_view(a, 12)[starts].view("<u4")  # length lo, length hi, length CRC
+    lengths = words[:, 0].astype(np.int64) | (words[:, 1].astype(np.int64) << 32)
+    small = lengths < 1 << 16
+    if not small.all() or not np.array_equal(words[:, 2], _LENGTH_CRC[lengths]):
+        if not _headers_ok(view, starts[~small], words[~small, 2]) or \
+                not np.array_equal(words[small, 2], _LENGTH_CRC[lengths[small]]):
+            return None
+    if tail_header:
+        starts, lengths = starts[:-1], lengths[:-1]
+    data = starts + 12
+    crc = _crc32c.crc32c
+    raw = np.fromiter((crc(view[s : s + k]) for s, k in zip(data.tolist(), lengths.tolist())), np.uint32,
+                      len(data))
+    stored = sliding_window_view(a, 4)[data + lengths].view("<u4").reshape(-1)
+    if not np.array_equal(mask_array(raw), stored):
+        return None
+    return Framed(data, lengths, pos, [])
+
+
+def _headers_ok(view: memoryview, heads: np.ndarray, stored: np.ndarray) -> bool:
+    """Length CRCs of headers whose length is 64 KiB or more (one crc32c call each)."""
+    crc = _crc32c.crc32c
+    return all(mask(crc(view[h : h + 8])) == int(c) and _U64.unpack_from(view, h)[0] < MAX_RECORD_LENGTH
+               for h, c in zip(heads.tolist(), stored.tolist()))
+
+
 def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed:
     """``records.frame`` for large buffers: bulk proposal and verification, sequential bridging."""
     view = memoryview(buf)
@@ -112,7 +168,9 @@ def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed
         return frame(view, path, base)
     sample = frame(view, path, base, until=SAMPLE_BYTES)
     if len(sample.lengths) and sample.lengths.mean() >= SEQUENTIAL_MEAN_LENGTH:
-        return frame(view, path, base)  # few, large records: a Python step per record is cheaper
+        # Few, large records: follow the chain of lengths one step per record, check in bulk.
+        chained = _frame_chain(view, a_of(view))
+        return chained if chained is not None else frame(view, path, base)
     a = np.frombuffer(view, dtype=np.uint8)
     heads, lengths = _propose(a)
     ends = heads + 16 + lengths

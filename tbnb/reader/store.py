@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -102,11 +101,12 @@ class ScalarColumns:
         return step.copy(), wall.copy(), value.copy()
 
 
-@dataclass(frozen=True)
-class BlobRef:
+class BlobRef(NamedTuple):
     """Where a blob (image, audio) lives: the record's data in an event file and the value's index.
 
-    Blobs are read when shown, so a logdir of many large images costs little memory.
+    Blobs are read when shown, so a logdir of many large images costs little memory. (Named
+    tuples, not frozen dataclasses: a load makes tens of thousands of these, and a frozen
+    dataclass costs several times more to construct.)
     """
 
     path: str
@@ -115,8 +115,7 @@ class BlobRef:
     index: int
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """An event record's bytes, kept in memory and decoded when read.
 
     Sampled tensors (histograms, text, PR curves...) are kept this way: a reload only decides
@@ -127,8 +126,7 @@ class Record:
     index: int
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """One sampled step of a tensor series: the payload is a Record or a BlobRef."""
 
     step: int

@@ -285,3 +285,20 @@ def test_media_log_is_walked_in_bulk_and_matches(tmp_path: Path) -> None:
     assert sum(calls) < 20  # first values of each tag, and the file_version records
     assert_same_logdir(tmp_path)
     assert_same_logdir(tmp_path, samples_per_plugin="histograms=all")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_large_records_follow_the_chain_and_match(seed: int) -> None:
+    """Files of large records (images, histograms) are framed by following the length chain."""
+    rng = np.random.default_rng(200 + seed)
+    records = [encode_record(rng.bytes(int(n))) for n in rng.integers(400, 20000, 120)]
+    records.insert(3, encode_record(rng.bytes(70000)))  # a length above 64 KiB
+    buf = b"".join(records)
+    framed = frame_bulk(buf, "f", 0)
+    assert len(framed.starts) == len(records) and framed.problems == []  # the chain path took it
+    assert_same_framing(buf)
+    assert_same_framing(buf[: len(buf) - int(rng.integers(1, 5000))])  # a record being written
+    assert_same_framing(damage(rng, buf))
+    header = bytearray(buf)
+    header[len(records[0]) + 2] ^= 0x10  # the second record's length: its header CRC fails
+    assert_same_framing(bytes(header))
