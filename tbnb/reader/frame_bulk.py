@@ -136,11 +136,11 @@ def _frame_chain(view: memoryview, a: np.ndarray) -> Framed | None:
         return Framed(starts, starts.copy(), pos, [])
     words = sliding_window_view(a, 12)[starts].view("<u4")  # length lo, length hi, length CRC
     lengths = words[:, 0].astype(np.int64) | (words[:, 1].astype(np.int64) << 32)
-    small = lengths < 1 << 16
-    if not small.all() or not np.array_equal(words[:, 2], _LENGTH_CRC[lengths]):
-        if not _headers_ok(view, starts[~small], words[~small, 2]) or \
-                not np.array_equal(words[small, 2], _LENGTH_CRC[lengths[small]]):
-            return None
+    small = (lengths >= 0) & (lengths < 1 << 16)
+    if not np.array_equal(words[small, 2], _LENGTH_CRC[lengths[small]]):
+        return None
+    if not small.all() and not _headers_ok(view, starts[~small], words[~small, 2]):
+        return None
     if tail_header:
         starts, lengths = starts[:-1], lengths[:-1]
     data = starts + 12
