@@ -142,12 +142,12 @@ class BulkBatch:
                 self._general(bulk.rows[sel])
                 continue
             rows = bulk.rows[sel]
-            starts, lengths = self.starts[rows], self.lengths[rows]
+            starts, lengths = self.starts[rows].tolist(), self.lengths[rows].tolist()
+            path, base, buf = self.path, self.base, self.buf
             if plugin in compat.BLOB_PLUGINS:
                 def payload(i: int) -> BlobRef | Record:
-                    return BlobRef(self.path, self.base + int(starts[i]), int(lengths[i]), 0)
+                    return BlobRef(path, base + starts[i], lengths[i], 0)
             else:
                 def payload(i: int) -> BlobRef | Record:
-                    s = int(starts[i])
-                    return Record(self.buf[s : s + int(lengths[i])], 0)
+                    return Record(buf[starts[i] : starts[i] + lengths[i]], 0)
             run._add_items(name, plugin, bulk.step[sel], bulk.wall[sel], payload, self.delta)

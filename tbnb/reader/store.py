@@ -201,7 +201,8 @@ class Reservoir:
             if n - 1 > last_written:
                 slots[-1] = n - 1
         self.seen += n
-        self.items = [s if isinstance(s, Item) else Item(int(steps[s]), float(walls[s]), payload_of(s))
+        step_list, wall_list = steps.tolist(), walls.tolist()
+        self.items = [s if isinstance(s, Item) else Item(step_list[s], wall_list[s], payload_of(s))
                       for s in slots]
 
     def _draws(self, first: int, stop: int) -> list[int]:
