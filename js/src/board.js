@@ -1,0 +1,439 @@
+// The Board's front end: the anywidget module (entry of the bundle). It lays out the header,
+// run selector, cards and settings; keeps them in step with the synced traits (so settings made
+// in Python apply live); and speaks the message protocol of tbnb/board/protocol.py.
+
+import { Cards } from "./cards.js";
+import { decode } from "./codec.js";
+import { PALETTE, normalizeHex } from "./colors.js";
+import { debounce, h } from "./dom.js";
+import { saveText } from "./download.js";
+import { fileNameFor } from "./format.js";
+import { groupTags, pinnedTags } from "./groups.js";
+import { Header } from "./header.js";
+import { naturalSort } from "./naturalsort.js";
+import { deliverPlotly, loadPlotly, releasePlotly } from "./plotly.js";
+import { Requests } from "./requests.js";
+import { RunSelector } from "./run_selector.js";
+import { shownRuns } from "./runs.js";
+import { Sections } from "./sections.js";
+import { SettingsPane } from "./settings.js";
+import { styleElement } from "./style.js";
+import { trait } from "./traits.js";
+
+const SCALARS = "scalars";
+const WAITING = "Asking the kernel for runs and tags…";
+const NO_ANSWER =
+  "No answer from the kernel yet. Is it running (or busy in another cell)? If it was restarted, run the cell that shows the Board again.";
+const MIME = { csv: "text/csv", json: "application/json" };
+
+class Board {
+  constructor(model, el) {
+    this.model = model;
+    this.index = null; // {runs: [name], colors: Map, tags: Map tag -> {runs, points}, problems: []}
+    this.shown = new Set();
+    this.order = new Map(); // run -> position in the index
+    this.zooms = new Map(); // tag -> {x, y}
+    this.lastView = null;
+    this.plotly = globalThis.Plotly || null;
+    this.listeners = [];
+    this.destroyed = false;
+    this.indexPending = false;
+    this.indexAgain = false;
+    this.emptyText = WAITING;
+    this.saveSoon = debounce(() => model.save_changes(), 150);
+    this.requests = new Requests((content) => model.send(content));
+
+    this.root = h("div", { class: "tbnb" });
+    this.root.append(styleElement());
+    this.header = new Header(this, () => this.toggleSettings());
+    this.runSelector = new RunSelector(this);
+    this.main = h("div", { class: "tbnb-main" });
+    this.settingsPane = new SettingsPane(this, () => this.toggleSettings(false));
+    this.settingsPane.el.hidden = true;
+    this.root.append(
+      ...this.header.el,
+      h("div", { class: "tbnb-body" }, this.runSelector.el, this.main, this.settingsPane.el),
+    );
+    this.cards = new Cards(this, this.main);
+    this.sections = new Sections(this, this.main);
+    this.applyWidth();
+    el.append(this.root);
+
+    this.listen();
+    this.applyView(); // a zoom set from Python before the Board was shown
+    this.layoutCards();
+    this.requestIndex();
+    // No index yet after 10 s: say so, and ask again every 10 s (the kernel may have been busy).
+    this.retry = setInterval(() => {
+      if (this.index || this.destroyed) return clearInterval(this.retry);
+      this.emptyText = NO_ANSWER;
+      this.layoutCards();
+      this.indexPending = false;
+      this.requestIndex();
+    }, 10000);
+    this.loadPlotly();
+    // The settings pane starts open when there is room for it, as in TensorBoard.
+    this.frame = requestAnimationFrame(() => {
+      if (this.root.clientWidth >= 1150) this.toggleSettings(true);
+    });
+  }
+
+  // ---------------------------------------------------------------------------------- traits
+
+  trait(name) {
+    return trait(this.model, name);
+  }
+
+  /** Set a trait here (its change handlers run at once) and send it to the kernel. */
+  setTrait(name, value, { soon = false } = {}) {
+    this.model.set(name, value);
+    if (soon) this.saveSoon();
+    else this.model.save_changes();
+  }
+
+  get settings() {
+    return {
+      smoothing: Number(this.trait("smoothing")) || 0,
+      xAxis: this.trait("x_axis"),
+      logY: Boolean(this.trait("log_y")),
+      ignoreOutliers: Boolean(this.trait("ignore_outliers")),
+      cardWidth: Number(this.trait("card_width")) || 420,
+    };
+  }
+
+  /** Theme colours for plotly, read from the page once the Board is on it. */
+  get colors() {
+    if (!this.themeColors && this.root.isConnected) {
+      const style = getComputedStyle(this.root);
+      const opaque = (c) => c && !/^rgba\(.*,\s*0\)$|^transparent$/.test(c);
+      this.themeColors = {
+        text: style.color || "#212121",
+        background: opaque(style.backgroundColor) ? style.backgroundColor : "#ffffff",
+        border: style.borderTopColor || "#e0e0e0",
+      };
+    }
+    return this.themeColors || { text: "#212121", background: "#ffffff", border: "#e0e0e0" };
+  }
+
+  listen() {
+    const on = (event, fn) => {
+      this.model.on(event, fn);
+      this.listeners.push([event, fn]);
+    };
+    const cards = () => this.cards.all();
+    on("msg:custom", (msg, buffers) => this.onMessage(msg, buffers || []));
+    on("change:smoothing", () => {
+      this.settingsPane.sync();
+      this.cards.smoothingChanged();
+    });
+    on("change:x_axis", () => {
+      this.settingsPane.sync();
+      this.zooms.clear();
+      this.writeView();
+      for (const card of cards()) card.resetAxis();
+    });
+    on("change:log_y", () => {
+      this.settingsPane.sync();
+      for (const card of cards()) card.setLogY(this.settings.logY);
+    });
+    on("change:ignore_outliers", () => {
+      this.settingsPane.sync();
+      for (const card of cards()) card.redraw();
+    });
+    on("change:card_width", () => {
+      this.settingsPane.sync();
+      this.applyWidth();
+    });
+    on("change:runs", () => {
+      this.runSelector.syncFilter();
+      this.runsChanged();
+    });
+    on("change:hidden_runs", () => this.runsChanged());
+    on("change:run_colors", () => {
+      this.runSelector.render();
+      for (const card of cards()) card.redraw();
+    });
+    on("change:tag_filter", () => {
+      this.header.sync();
+      this.layoutCards();
+    });
+    on("change:pinned", () => this.layoutCards());
+    on("change:view", () => this.applyView());
+    on("change:status", () => {
+      this.header.renderStatus();
+      if (this.index && this.index.tags.size === 0) this.layoutCards();
+    });
+    on("change:dashboard", () => this.header.sync());
+  }
+
+  applyWidth() {
+    this.root.style.setProperty("--tbnb-card-width", `${this.settings.cardWidth}px`);
+  }
+
+  toggleSettings(open = this.settingsPane.el.hidden) {
+    this.settingsPane.el.hidden = !open;
+    this.header.settingsButton.classList.toggle("tbnb-on", open);
+  }
+
+  // ---------------------------------------------------------------------------------- runs
+
+  runNames() {
+    return this.index ? this.index.runs : [];
+  }
+
+  problems() {
+    return this.index ? this.index.problems : [];
+  }
+
+  runsChanged() {
+    this.shown = new Set(shownRuns(this.runNames(), this.trait("runs"), this.trait("hidden_runs")));
+    this.runSelector.render();
+    this.layoutCards();
+    for (const card of this.cards.all()) card.runsChanged();
+  }
+
+  /** Runs drawn on the card of `tag`: selected and having the tag, in index order. */
+  runsForTag(tag) {
+    const info = this.index && this.index.tags.get(tag);
+    if (!info) return [];
+    return info.runs.filter((run) => this.shown.has(run));
+  }
+
+  pointsInIndex(tag, runs) {
+    const info = this.index && this.index.tags.get(tag);
+    if (!info) return 0;
+    return runs.reduce((sum, run) => sum + (Number(info.points[run]) || 0), 0);
+  }
+
+  colorOf(run) {
+    const chosen = normalizeHex((this.trait("run_colors") || {})[run]);
+    if (chosen) return chosen;
+    const fromIndex = this.index && normalizeHex(this.index.colors.get(run));
+    if (fromIndex) return fromIndex;
+    const i = this.order.has(run) ? this.order.get(run) : 0;
+    return PALETTE[i % PALETTE.length];
+  }
+
+  setRunColor(run, color) {
+    this.setTrait("run_colors", { ...this.trait("run_colors"), [run]: color }, { soon: true });
+  }
+
+  // ---------------------------------------------------------------------------------- cards
+
+  isPinned(tag) {
+    return (this.trait("pinned") || []).includes(tag);
+  }
+
+  togglePin(tag) {
+    const pinned = this.trait("pinned") || [];
+    this.setTrait("pinned", pinned.includes(tag) ? pinned.filter((t) => t !== tag) : [...pinned, tag]);
+  }
+
+  layoutCards() {
+    if (!this.index) {
+      this.sections.render({ pinned: [], groups: [], empty: this.emptyText });
+      return;
+    }
+    const all = [...this.index.tags.keys()];
+    const withRuns = all.filter((tag) => this.runsForTag(tag).length > 0);
+    const filter = this.trait("tag_filter");
+    const groups = groupTags(withRuns, filter);
+    let empty = null;
+    const message = (this.trait("status") || {}).message;
+    if (all.length === 0) {
+      empty = typeof message === "string" && message ? `No scalar data yet: ${message}.` : "No scalar data yet. The kernel reads the logdir again and again: scalars appear here once written.";
+    }
+    else if (withRuns.length === 0) empty = "No selected run has scalar data: see the run selector on the left.";
+    else if (groups.length === 0) empty = `No tag matches the filter “${filter}”.`;
+    this.sections.render({ pinned: pinnedTags(this.trait("pinned"), withRuns), groups, empty });
+  }
+
+  zoomOf(tag) {
+    return this.zooms.get(tag) || null;
+  }
+
+  /** Zoom every card of `tag` to `zoom` ({x, y} in data units; null resets) and write `view`. */
+  setZoom(tag, zoom, { write = true } = {}) {
+    const z = zoom && (zoom.x || zoom.y) ? { x: zoom.x || null, y: zoom.y || null } : null;
+    if (z) this.zooms.set(tag, z);
+    else this.zooms.delete(tag);
+    for (const card of this.cards.forTag(tag)) card.setZoom(z);
+    if (write) this.writeView();
+  }
+
+  writeView() {
+    const tags = {};
+    for (const [tag, zoom] of this.zooms) tags[tag] = { x: zoom.x ? zoom.x.slice() : null };
+    const view = { tags, x_axis: this.settings.xAxis };
+    this.lastView = JSON.stringify(view);
+    this.setTrait("view", view, { soon: true });
+  }
+
+  /** `view` set from Python: zoom the cards it names, reset the others. */
+  applyView() {
+    const view = this.trait("view") || {};
+    const text = JSON.stringify(view);
+    if (text === this.lastView) return;
+    this.lastView = text;
+    if (view.x_axis && view.x_axis !== this.settings.xAxis) return;
+    const wanted = new Map();
+    for (const [tag, entry] of Object.entries(view.tags || {})) {
+      const x = entry && entry.x;
+      if (Array.isArray(x) && x.length === 2 && x.every(Number.isFinite)) wanted.set(tag, { x: [Math.min(...x), Math.max(...x)], y: null });
+    }
+    for (const tag of new Set([...this.zooms.keys(), ...wanted.keys()])) {
+      this.setZoom(tag, wanted.get(tag) || null, { write: false });
+    }
+  }
+
+  download(tag, format) {
+    this.requests.sendNow(
+      { type: format, tag, runs: this.runsForTag(tag) },
+      {
+        onReply: (msg) => saveText(fileNameFor(tag, msg.format || format), String(msg.text ?? ""), MIME[format]),
+        onError: (message) => this.header.banner(`Download of ${tag} failed: ${message}`),
+      },
+    );
+  }
+
+  // ---------------------------------------------------------------------------------- kernel
+
+  loadPlotly() {
+    if (this.plotly) return;
+    this.plotlyRequester = () => this.model.send({ type: "plotly" });
+    loadPlotly(this.plotlyRequester).then(
+      (Plotly) => {
+        if (this.destroyed) return;
+        this.plotly = Plotly;
+        for (const card of this.cards.all()) if (card.full) card.redraw();
+      },
+      (error) => {
+        if (this.destroyed) return;
+        this.header.banner(`plotly.js could not be loaded, so charts cannot be drawn: ${error.message}`);
+      },
+    );
+  }
+
+  requestIndex() {
+    if (this.indexPending) {
+      this.indexAgain = true;
+      return;
+    }
+    this.indexPending = true;
+    this.model.send({ type: "index" });
+  }
+
+  onMessage(msg, buffers) {
+    if (!msg || typeof msg !== "object" || this.destroyed) return;
+    switch (msg.type) {
+      case "plotly":
+        if (buffers.length) deliverPlotly(buffers[0]);
+        break;
+      case "index":
+        this.applyIndex(msg);
+        break;
+      case "series": {
+        if (!this.requests.owns(msg.id)) return;
+        let decoded;
+        try {
+          decoded = decode(msg, buffers);
+        } catch (error) {
+          this.requests.handle({ type: "error", id: msg.id, message: `bad reply: ${error.message}` });
+          return;
+        }
+        this.requests.handle(decoded, buffers);
+        break;
+      }
+      case "download":
+        this.requests.handle(msg, buffers);
+        break;
+      case "changed":
+        this.onChanged(msg);
+        break;
+      case "error":
+        if (msg.id === null || msg.id === undefined) this.header.banner(msg.message ?? "error");
+        else this.requests.handle(msg, buffers);
+        break;
+      default:
+        break;
+    }
+  }
+
+  applyIndex(msg) {
+    this.indexPending = false;
+    const tags = new Map();
+    const names = [];
+    const colors = new Map();
+    for (const run of msg.runs || []) {
+      const name = typeof run === "string" ? run : run && run.name;
+      if (typeof name !== "string" || colors.has(name)) continue;
+      names.push(name);
+      colors.set(name, run.color);
+    }
+    for (const entry of msg.tags || []) {
+      if (!entry || typeof entry.tag !== "string") continue;
+      if (entry.plugin !== undefined && entry.plugin !== SCALARS) continue;
+      const runs = (entry.runs || []).filter((run) => typeof run === "string");
+      for (const run of runs) {
+        if (!colors.has(run)) {
+          names.push(run);
+          colors.set(run, undefined);
+        }
+      }
+      tags.set(entry.tag, { runs, points: entry.points || {} });
+    }
+    // Cards draw runs in index order; keep it stable for runs already seen.
+    this.order = new Map(names.map((name, i) => [name, i]));
+    for (const info of tags.values()) info.runs.sort((a, b) => this.order.get(a) - this.order.get(b));
+    this.index = { runs: names, colors, tags, problems: (msg.problems || []).map(String) };
+    this.header.setTags(naturalSort([...tags.keys()]));
+    this.header.renderProblems();
+    this.runsChanged();
+    if (this.indexAgain) {
+      this.indexAgain = false;
+      this.requestIndex();
+    }
+  }
+
+  /** New data after a poll: refetch visible cards whose tag changed, mark the others. */
+  onChanged(msg) {
+    const nonEmpty = (list) => Array.isArray(list) && list.length > 0;
+    if (nonEmpty(msg.new_runs) || nonEmpty(msg.new_tags) || nonEmpty(msg.removed_runs)) this.requestIndex();
+    const changed = new Map(); // tag -> runs
+    if (msg.tags && typeof msg.tags === "object") {
+      for (const [run, tags] of Object.entries(msg.tags)) {
+        for (const tag of tags || []) {
+          if (!changed.has(tag)) changed.set(tag, new Set());
+          changed.get(tag).add(run);
+        }
+      }
+    }
+    const runsOnly = !msg.tags && Array.isArray(msg.runs) ? new Set(msg.runs) : null;
+    for (const card of this.cards.all()) {
+      const runs = card.runs();
+      const touched = runsOnly ? runs.some((run) => runsOnly.has(run)) : changed.has(card.tag) && runs.some((run) => changed.get(card.tag).has(run));
+      if (touched) card.invalidate();
+    }
+  }
+
+  destroy() {
+    this.destroyed = true;
+    this.saveSoon.flush();
+    for (const [event, fn] of this.listeners) this.model.off(event, fn);
+    clearInterval(this.retry);
+    cancelAnimationFrame(this.frame);
+    if (this.plotlyRequester) releasePlotly(this.plotlyRequester);
+    this.requests.destroy();
+    this.cards.destroy();
+    this.header.destroy();
+    this.runSelector.destroy();
+    this.root.remove();
+  }
+}
+
+export default {
+  render({ model, el }) {
+    const board = new Board(model, el);
+    return () => board.destroy();
+  },
+};

@@ -1,0 +1,106 @@
+// All cards of a Board: created on demand and drawn lazily. Two IntersectionObservers tell each
+// card when it is near the screen (fetch its data ahead) and when it is on screen (draw it);
+// cards elsewhere neither fetch nor draw. A smoothing change is applied to the on-screen cards
+// one after another across animation frames (top first), always with the latest weight, so the
+// slider stays responsive; off-screen cards redraw when they scroll into view.
+
+import { ScalarCard } from "./scalar_card.js";
+
+const FRAME_BUDGET_MS = 12;
+
+export class Cards {
+  /** @param board the Board; @param scroller the scrolling element that holds the cards */
+  constructor(board, scroller) {
+    this.board = board;
+    this.byKey = new Map();
+    this.byElement = new WeakMap();
+    this.frame = null;
+    const each = (entries, fn) => {
+      // Cards coming into view first: their requests are queued before the others'.
+      const sorted = entries.slice().sort((a, b) => Number(b.isIntersecting) - Number(a.isIntersecting));
+      for (const entry of sorted) {
+        const card = this.byElement.get(entry.target);
+        if (card) fn(card, entry.isIntersecting);
+      }
+    };
+    // Made first so that its callbacks run first: on-screen cards ask before the ones near it.
+    this.onScreen = new IntersectionObserver((entries) => each(entries, (card, on) => card.setVisible(on)), {
+      root: scroller,
+    });
+    this.near = new IntersectionObserver((entries) => each(entries, (card, on) => card.setNear(on)), {
+      root: scroller,
+      rootMargin: "400px 0px",
+    });
+    this.resize = new ResizeObserver((entries) => {
+      for (const entry of entries) {
+        const card = this.byElement.get(entry.target.parentElement);
+        if (card) card.resized();
+      }
+    });
+  }
+
+  /** The card of `tag` in `section` ("pinned" or "group"), made if needed. */
+  card(section, tag) {
+    const key = `${section}\u0000${tag}`;
+    let card = this.byKey.get(key);
+    if (!card) {
+      card = new ScalarCard(this.board, tag, section);
+      this.byKey.set(key, card);
+      this.byElement.set(card.el, card);
+      this.onScreen.observe(card.el);
+      this.near.observe(card.el);
+      this.resize.observe(card.plot);
+    }
+    return card;
+  }
+
+  /** Destroy every card whose key is not in `keys`. */
+  retain(keys) {
+    for (const [key, card] of this.byKey) {
+      if (keys.has(key)) continue;
+      this.near.unobserve(card.el);
+      this.onScreen.unobserve(card.el);
+      this.resize.unobserve(card.plot);
+      card.destroy();
+      this.byKey.delete(key);
+    }
+  }
+
+  all() {
+    return [...this.byKey.values()];
+  }
+
+  forTag(tag) {
+    return this.all().filter((card) => card.tag === tag);
+  }
+
+  /** Smoothing moved: restyle the on-screen cards' smoothed lines, starting at the next frame. */
+  smoothingChanged() {
+    for (const card of this.byKey.values()) card.smoothingStale();
+    if (this.frame === null) this.frame = requestAnimationFrame(() => this.smoothSome());
+  }
+
+  smoothSome() {
+    this.frame = null;
+    const start = performance.now();
+    const pending = this.all()
+      .filter((card) => card.needsSmoothing())
+      .sort((a, b) => a.el.getBoundingClientRect().top - b.el.getBoundingClientRect().top);
+    for (const card of pending) {
+      if (performance.now() - start > FRAME_BUDGET_MS) {
+        this.frame = requestAnimationFrame(() => this.smoothSome());
+        return;
+      }
+      card.applySmoothing();
+    }
+  }
+
+  destroy() {
+    if (this.frame !== null) cancelAnimationFrame(this.frame);
+    this.near.disconnect();
+    this.onScreen.disconnect();
+    this.resize.disconnect();
+    for (const card of this.byKey.values()) card.destroy();
+    this.byKey.clear();
+  }
+}

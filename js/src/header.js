@@ -1,0 +1,106 @@
+// The top bar: dashboard name, tag filter with completion, status, problems, settings toggle;
+// below it the list of problems (when opened) and error banners.
+
+import { debounce, h, iconButton, uniqueId } from "./dom.js";
+import { formatClock, formatShort } from "./format.js";
+import { isValidFilter } from "./groups.js";
+
+const TITLES = { timeseries: "Time Series", scalars: "Scalars" };
+
+export class Header {
+  constructor(board, onSettings) {
+    this.board = board;
+    const listId = uniqueId("tbnb-tags");
+    this.datalist = h("datalist", { id: listId });
+    this.title = h("div", { class: "tbnb-title" });
+    this.filter = h("input", {
+      type: "search",
+      class: "tbnb-input tbnb-tagfilter",
+      placeholder: "Filter tags (regex)",
+      list: listId,
+      spellcheck: false,
+      "aria-label": "Filter tags",
+      on: { input: () => this.onFilterInput() },
+    });
+    this.writeFilter = debounce((text) => board.setTrait("tag_filter", text), 200);
+    this.status = h("div", { class: "tbnb-status", role: "status" });
+    this.problemsButton = h("button", {
+      type: "button",
+      class: "tbnb-problems",
+      hidden: true,
+      on: { click: () => (this.problemList.hidden = !this.problemList.hidden) },
+    });
+    this.settingsButton = iconButton("tune", "Settings", onSettings);
+    this.problemList = h("ul", { class: "tbnb-problem-list", hidden: true });
+    this.banners = h("div", { class: "tbnb-banners" });
+    this.bar = h(
+      "div",
+      { class: "tbnb-top" },
+      this.title,
+      this.filter,
+      this.datalist,
+      this.status,
+      this.problemsButton,
+      this.settingsButton,
+    );
+    this.el = [this.bar, this.problemList, this.banners];
+    this.sync();
+  }
+
+  onFilterInput() {
+    const text = this.filter.value;
+    const valid = isValidFilter(text);
+    this.filter.classList.toggle("tbnb-invalid", !valid);
+    this.filter.title = valid ? "" : "Not a valid regular expression: no tag is filtered out";
+    this.writeFilter(text);
+  }
+
+  sync() {
+    const b = this.board;
+    this.title.textContent = TITLES[b.trait("dashboard")] || "Time Series";
+    if (b.root.ownerDocument.activeElement !== this.filter) this.filter.value = b.trait("tag_filter");
+    this.filter.classList.toggle("tbnb-invalid", !isValidFilter(this.filter.value));
+    this.renderStatus();
+  }
+
+  setTags(tags) {
+    this.datalist.replaceChildren(...tags.map((tag) => h("option", { value: tag })));
+  }
+
+  renderStatus() {
+    const s = this.board.trait("status") || {};
+    const parts = [];
+    if (Number.isFinite(s.runs)) parts.push(`${formatShort(s.runs)} runs`);
+    if (Number.isFinite(s.tags)) parts.push(`${formatShort(s.tags)} tags`);
+    if (Number.isFinite(s.points)) parts.push(`${formatShort(s.points)} points`);
+    if (s.polling === true) parts.push("live");
+    if (Number.isFinite(s.last_reload)) parts.push(`new data ${formatClock(s.last_reload)}`);
+    if (typeof s.message === "string" && s.message) parts.unshift(s.message);
+    this.status.textContent = parts.join(" · ");
+    this.status.title = this.status.textContent;
+    this.renderProblems();
+  }
+
+  renderProblems() {
+    const list = this.board.problems();
+    const s = this.board.trait("status") || {};
+    const n = Math.max(list.length, Number.isFinite(s.problems) ? s.problems : 0);
+    this.problemsButton.hidden = n === 0;
+    this.problemsButton.textContent = `⚠ ${n} problem${n === 1 ? "" : "s"}`;
+    this.problemsButton.title = "Damaged records or unreadable files: click for the list";
+    this.problemList.replaceChildren(...list.map((text) => h("li", { text: String(text) })));
+    if (n === 0) this.problemList.hidden = true;
+  }
+
+  /** An error from the kernel that belongs to no card. */
+  banner(message) {
+    const item = h("div", { class: "tbnb-banner", role: "alert" }, h("span", { text: String(message) }));
+    item.append(iconButton("close", "Dismiss", () => item.remove()));
+    this.banners.append(item);
+    while (this.banners.children.length > 3) this.banners.firstChild.remove();
+  }
+
+  destroy() {
+    this.writeFilter.cancel();
+  }
+}

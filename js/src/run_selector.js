@@ -1,0 +1,129 @@
+// The run selector: a regex filter (writes `runs`), a checkbox per run (writes `hidden_runs`)
+// and a colour swatch per run that opens a colour picker (writes `run_colors`).
+
+import { debounce, h } from "./dom.js";
+import { normalizeHex } from "./colors.js";
+import { naturalSort } from "./naturalsort.js";
+import {
+  compileRunPatterns,
+  filterTextToPatterns,
+  isValidRunFilter,
+  patternsToFilterText,
+  runMatches,
+  setAllHidden,
+  toggleHidden,
+} from "./runs.js";
+
+export class RunSelector {
+  constructor(board) {
+    this.board = board;
+    this.filter = h("input", {
+      type: "search",
+      class: "tbnb-input",
+      placeholder: "Filter runs (regex, full match)",
+      title: "A run is shown when its whole name matches this regular expression",
+      spellcheck: false,
+      "aria-label": "Filter runs",
+      on: { input: () => this.onFilterInput() },
+    });
+    this.writeFilter = debounce((text) => this.board.setTrait("runs", filterTextToPatterns(text)), 250);
+    this.all = h("input", {
+      type: "checkbox",
+      title: "Show or hide every run listed",
+      "aria-label": "All runs",
+      on: { change: () => this.onAll() },
+    });
+    this.count = h("span", { class: "tbnb-runs-count" });
+    this.list = h("div", { class: "tbnb-runs-list", role: "list" });
+    this.picker = h("input", {
+      type: "color",
+      class: "tbnb-colorpicker",
+      tabIndex: -1,
+      "aria-hidden": "true",
+      on: { input: () => this.onColor() },
+    });
+    this.el = h(
+      "div",
+      { class: "tbnb-runs" },
+      this.filter,
+      h("div", { class: "tbnb-runs-head" }, this.all, h("span", { text: "Runs" }), this.count),
+      this.list,
+    );
+    this.syncFilter();
+  }
+
+  /** The filter box follows the `runs` trait unless the user is typing in it. */
+  syncFilter() {
+    if (this.board.root.ownerDocument.activeElement !== this.filter) {
+      this.filter.value = patternsToFilterText(this.board.trait("runs"));
+    }
+    this.filter.classList.toggle("tbnb-invalid", !isValidRunFilter(this.filter.value));
+  }
+
+  onFilterInput() {
+    const text = this.filter.value;
+    const valid = isValidRunFilter(text);
+    this.filter.classList.toggle("tbnb-invalid", !valid);
+    if (valid) this.writeFilter(text);
+  }
+
+  listed() {
+    const compiled = compileRunPatterns(this.board.trait("runs"));
+    return naturalSort(this.board.runNames()).filter((run) => runMatches(run, compiled));
+  }
+
+  onAll() {
+    const hidden = setAllHidden(this.board.trait("hidden_runs"), this.listed(), this.all.checked);
+    this.board.setTrait("hidden_runs", hidden);
+  }
+
+  onColor() {
+    const run = this.picker.dataset.run;
+    if (run === undefined) return;
+    this.board.setRunColor(run, this.picker.value);
+  }
+
+  openPicker(run, row) {
+    this.picker.value = normalizeHex(this.board.colorOf(run)) || "#425066";
+    this.picker.dataset.run = run;
+    row.append(this.picker);
+    this.picker.click();
+  }
+
+  render() {
+    const listed = this.listed();
+    const hidden = new Set(this.board.trait("hidden_runs"));
+    const total = this.board.runNames().length;
+    const on = listed.filter((run) => !hidden.has(run)).length;
+    this.all.checked = listed.length > 0 && on === listed.length;
+    this.all.indeterminate = on > 0 && on < listed.length;
+    this.count.textContent = total === listed.length ? `${on}/${total}` : `${on}/${listed.length} of ${total}`;
+    const rows = listed.map((run) => {
+      const color = this.board.colorOf(run);
+      const row = h("div", { class: "tbnb-run", role: "listitem", title: run });
+      const swatch = h("button", {
+        type: "button",
+        class: "tbnb-swatch",
+        title: `Colour of ${run}`,
+        "aria-label": `Colour of ${run}`,
+        style: { background: color },
+        on: { click: () => this.openPicker(run, row) },
+      });
+      const box = h("input", {
+        type: "checkbox",
+        checked: !hidden.has(run),
+        on: { change: (event) => this.board.setTrait("hidden_runs", toggleHidden(this.board.trait("hidden_runs"), run, event.target.checked)) },
+      });
+      row.append(h("label", {}, box, h("span", { class: "tbnb-run-name", text: run })), swatch);
+      return row;
+    });
+    if (rows.length === 0) {
+      rows.push(h("div", { class: "tbnb-empty", text: total ? "No run matches the filter" : "No runs yet" }));
+    }
+    this.list.replaceChildren(...rows);
+  }
+
+  destroy() {
+    this.writeFilter.cancel();
+  }
+}

@@ -1,0 +1,83 @@
+// The cards area: the pinned section on top, then one collapsible section per tag group. Card
+// elements are reused across re-renders (filter typing, pinning), so charts keep their state.
+
+import { h, icon } from "./dom.js";
+import { formatCount } from "./format.js";
+
+const PINNED = "\u0000pinned";
+
+export class Sections {
+  constructor(board, container) {
+    this.board = board;
+    this.el = container;
+    this.collapsed = new Set();
+  }
+
+  header(id, title, count, unit) {
+    const collapsed = this.collapsed.has(id);
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "tbnb-section-head",
+        "aria-expanded": String(!collapsed),
+        on: {
+          click: () => {
+            if (this.collapsed.has(id)) this.collapsed.delete(id);
+            else this.collapsed.add(id);
+            this.board.layoutCards();
+          },
+        },
+      },
+      h("b", { text: title }),
+      h("small", { text: `${formatCount(count)} ${unit}${count === 1 ? "" : "s"}` }),
+      icon("chevron"),
+    );
+  }
+
+  grid(section, tags, keep) {
+    const cards = tags.map((tag) => {
+      const card = this.board.cards.card(section, tag);
+      keep.add(card.key);
+      card.updateButtons();
+      return card.el;
+    });
+    return h("div", { class: "tbnb-grid" }, cards);
+  }
+
+  /**
+   * @param {{pinned: string[], groups: {name: string, tags: string[]}[], empty: string | null}} spec
+   *   empty: the message to show instead of groups (no data, nothing matches...)
+   */
+  render(spec) {
+    const keep = new Set();
+    const parts = [];
+    const pinnedCollapsed = this.collapsed.has(PINNED);
+    parts.push(
+      h(
+        "section",
+        { class: `tbnb-section tbnb-pinned${pinnedCollapsed ? " tbnb-collapsed" : ""}` },
+        this.header(PINNED, "Pinned", spec.pinned.length, "card"),
+        pinnedCollapsed
+          ? null
+          : spec.pinned.length
+            ? this.grid("pinned", spec.pinned, keep)
+            : h("div", { class: "tbnb-pinned-hint", text: "Pin cards for a quick view and comparison" }),
+      ),
+    );
+    if (spec.empty) parts.push(h("div", { class: "tbnb-empty", text: spec.empty }));
+    for (const group of spec.groups) {
+      const collapsed = this.collapsed.has(group.name);
+      parts.push(
+        h(
+          "section",
+          { class: `tbnb-section${collapsed ? " tbnb-collapsed" : ""}`, dataset: { group: group.name } },
+          this.header(group.name, group.name, group.tags.length, "card"),
+          collapsed ? null : this.grid("group", group.tags, keep),
+        ),
+      );
+    }
+    this.board.cards.retain(keep);
+    this.el.replaceChildren(...parts);
+  }
+}

@@ -1,0 +1,87 @@
+// The settings pane: smoothing (slider and number box), x axis, log y, ignore outliers and card
+// width, each bound to its trait both ways so that changes from Python apply live.
+
+import { h, iconButton, uniqueId } from "./dom.js";
+
+const X_LABELS = { step: "Step", relative: "Relative", wall: "Wall" };
+
+function field(label, control) {
+  return h("label", { class: "tbnb-field" }, h("span", { text: label }), control);
+}
+
+export class SettingsPane {
+  constructor(board, onClose) {
+    this.board = board;
+    const smoothingId = uniqueId("tbnb-smoothing");
+    this.smoothing = h("input", {
+      type: "range",
+      min: "0",
+      max: "0.999",
+      step: "0.001",
+      id: smoothingId,
+      "aria-label": "Smoothing",
+      on: { input: () => this.setSmoothing(this.smoothing.value) },
+    });
+    this.smoothingBox = h("input", {
+      type: "number",
+      class: "tbnb-input tbnb-number",
+      min: "0",
+      max: "0.999",
+      step: "0.001",
+      "aria-label": "Smoothing value",
+      on: { change: () => this.setSmoothing(this.smoothingBox.value) },
+    });
+    this.xAxis = h(
+      "select",
+      { class: "tbnb-input tbnb-select", "aria-label": "Horizontal axis", on: { change: () => board.setTrait("x_axis", this.xAxis.value) } },
+      Object.entries(X_LABELS).map(([value, text]) => h("option", { value, text })),
+    );
+    this.logY = h("input", { type: "checkbox", on: { change: () => board.setTrait("log_y", this.logY.checked) } });
+    this.outliers = h("input", {
+      type: "checkbox",
+      on: { change: () => board.setTrait("ignore_outliers", this.outliers.checked) },
+    });
+    this.width = h("input", {
+      type: "range",
+      min: "300",
+      max: "1000",
+      step: "20",
+      "aria-label": "Card width",
+      on: { input: () => board.setTrait("card_width", Number(this.width.value), { soon: true }) },
+    });
+    this.widthText = h("span", { class: "tbnb-runs-count" });
+    this.el = h(
+      "aside",
+      { class: "tbnb-settings", "aria-label": "Settings" },
+      h("div", { class: "tbnb-settings-head" }, h("span", { text: "Settings" }), iconButton("close", "Close settings", onClose)),
+      h("h3", { text: "General" }),
+      field("Horizontal axis", this.xAxis),
+      field("Card width", h("div", { class: "tbnb-row" }, this.width, this.widthText)),
+      h("h3", { text: "Scalars" }),
+      h("label", { class: "tbnb-field", for: smoothingId }, h("span", { text: "Smoothing" }), h("div", { class: "tbnb-row" }, this.smoothing, this.smoothingBox)),
+      h("label", { class: "tbnb-check" }, this.outliers, "Ignore outliers in chart scaling"),
+      h("label", { class: "tbnb-check" }, this.logY, "Log scale for y (all cards)"),
+    );
+    this.sync();
+  }
+
+  setSmoothing(text) {
+    let value = Number(text);
+    if (!Number.isFinite(value)) return;
+    value = Math.min(0.999, Math.max(0, value));
+    this.board.setTrait("smoothing", value, { soon: true });
+  }
+
+  /** Controls follow the traits (set from Python or from another view of the same widget). */
+  sync() {
+    const b = this.board;
+    const smoothing = Number(b.trait("smoothing"));
+    this.smoothing.value = String(smoothing);
+    if (b.root.ownerDocument.activeElement !== this.smoothingBox) this.smoothingBox.value = String(smoothing);
+    this.xAxis.value = b.trait("x_axis");
+    this.logY.checked = Boolean(b.trait("log_y"));
+    this.outliers.checked = Boolean(b.trait("ignore_outliers"));
+    this.width.value = String(b.trait("card_width"));
+    this.widthText.textContent = `${b.trait("card_width")} px`;
+  }
+}
