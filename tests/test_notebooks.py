@@ -1,0 +1,33 @@
+"""Every demo notebook runs headless from a clean directory, so the README and demos never rot."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[n.name for n in NOTEBOOKS])
+def test_notebook_runs(notebook: Path, tmp_path: Path) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    shutil.copy(notebook, tmp_path / notebook.name)
+    nb = nbformat.read(tmp_path / notebook.name, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=180, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()  # raises CellExecutionError on any error
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    widgets = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert widgets, "the notebook should display at least one board"
+    if notebook.name == "quickstart.ipynb":
+        text = "\n".join(o.get("data", {}).get("text/plain", "") for o in outputs)
+        assert "mnist/lr_0.1" in text and "loss/train" in text  # board.view read the points back
+        assert "'points':" in text  # board.status after refresh()
+
+
+def test_there_is_a_quickstart() -> None:
+    assert any(n.name == "quickstart.ipynb" for n in NOTEBOOKS)
