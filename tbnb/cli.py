@@ -36,40 +36,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_demo_command(commands: argparse._SubParsersAction) -> None:
-    """Register ``tbnb demo``: write the example logdir and show what the reader makes of it."""
+    """Register ``tbnb demo``: the example logdir, summarised, or shown in JupyterLab (``--lab``)."""
     parser = commands.add_parser(
         "demo",
-        help="write an example logdir and summarise what tbnb reads from it",
+        help="write an example logdir and show it (--lab: in JupyterLab, on the Board)",
         description="Write tbnb's example logdir (scalars, histograms, images, audio, text, PR curves, "
-        "a graph) if it is not there yet, load it and print a summary.",
+        "a graph) if it is not there yet and summarise it; with --lab, open the quickstart "
+        "notebook on it in JupyterLab.",
     )
     parser.add_argument("--logdir", default="demo-runs", help="where to write the example (default: demo-runs)")
+    parser.add_argument("--lab", nargs="?", const="tbnb-demo", default=None, metavar="DIR",
+                        help="put the example and the quickstart notebook in DIR (default: tbnb-demo) "
+                        "and open it in JupyterLab")
     parser.set_defaults(handler=run_demo)
 
 
 def run_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Write the demo logdir once, load it, and print runs, tags by plugin and point counts."""
-    import time
+    """See ``tbnb.demo``."""
+    from . import demo
 
-    from .reader.logdir import load
-    from .testing import write_demo_logdir
-
-    out = out or sys.stdout
-    if not os.path.isdir(args.logdir):
-        write_demo_logdir(args.logdir)
-        print(f"wrote an example logdir to {args.logdir}/", file=out)
-    started = time.perf_counter()
-    lg = load(args.logdir)
-    elapsed = time.perf_counter() - started
-    for run in lg.runs():
-        print(f"run {run}", file=out)
-        for tag, plugin in lg.tags(run).items():
-            count = len(lg.scalars(run, tag)) if plugin == "scalars" else (
-                len(lg.tensors(run, tag)) if tag in lg._runs[run].tensors else 1)
-            print(f"  {plugin:<12} {tag}  ({count} {'points' if plugin == 'scalars' else 'kept'})", file=out)
-    print(f"loaded {len(lg.runs())} runs in {elapsed * 1000:.0f} ms; problems: {len(lg.problems)}", file=out)
-    print(f"in Python: lg = tbnb.load({args.logdir!r}); lg.scalars(run, tag)", file=out)
-    return 0
+    return demo.run(args.logdir, args.lab, out or sys.stdout)
 
 
 def add_inspect_command(commands: argparse._SubParsersAction) -> None:

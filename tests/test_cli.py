@@ -459,7 +459,27 @@ def test_demo_writes_and_summarises_the_example_logdir(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "wrote an example logdir" in text
     assert "run mnist/lr_0.1" in text and "scalars      loss/train  (300 points)" in text
+    assert "histograms   weights/dense_1" in text
     assert "loaded 3 runs" in text and "problems: 0" in text
     again = io.StringIO()
     run_demo(args, again)  # a second time reuses the logdir
     assert "wrote" not in again.getvalue()
+
+
+def test_demo_lab_prepares_the_notebook_and_starts_jupyterlab(tmp_path: Path) -> None:
+    import io
+
+    import nbformat
+
+    from tbnb import demo
+
+    calls: list[tuple[str, list[str]]] = []
+    out = io.StringIO()
+    code = demo.run("unused", str(tmp_path / "lab"), out, execute=lambda f, a: calls.append((f, list(a))))
+    assert code == 0
+    notebook = tmp_path / "lab" / "quickstart.ipynb"
+    nb = nbformat.read(notebook, as_version=4)
+    assert any("tbnb" in c.source for c in nb.cells if c.cell_type == "code")
+    assert (tmp_path / "lab" / "demo-runs" / "mnist" / "lr_0.1").is_dir()
+    assert calls and calls[0][1][1:4] == ["-m", "jupyter", "lab"]
+    assert calls[0][1][4] == "quickstart.ipynb" and str(tmp_path / "lab") in calls[0][1][5]
