@@ -75,7 +75,8 @@ def prepare_lab(folder: Path, out: TextIO) -> Path:
 
 def lab_command(notebook: Path) -> list[str]:
     """The command that opens ``notebook`` in JupyterLab (on loopback, as any local Lab)."""
-    return [sys.executable, "-m", "jupyter", "lab", notebook.name, f"--ServerApp.root_dir={notebook.parent}"]
+    notebook = notebook.resolve()
+    return [sys.executable, "-m", "jupyter", "lab", str(notebook), f"--ServerApp.root_dir={notebook.parent}"]
 
 
 def run(logdir: str, lab: str | None, out: TextIO,

@@ -482,4 +482,4 @@ def test_demo_lab_prepares_the_notebook_and_starts_jupyterlab(tmp_path: Path) ->
     assert any("tbnb" in c.source for c in nb.cells if c.cell_type == "code")
     assert (tmp_path / "lab" / "demo-runs" / "mnist" / "lr_0.1").is_dir()
     assert calls and calls[0][1][1:4] == ["-m", "jupyter", "lab"]
-    assert calls[0][1][4] == "quickstart.ipynb" and str(tmp_path / "lab") in calls[0][1][5]
+    assert calls[0][1][4] == str(notebook.resolve()) and str((tmp_path / "lab").resolve()) in calls[0][1][5]
