@@ -76,7 +76,10 @@ def prepare_lab(folder: Path, out: TextIO) -> Path:
 def lab_command(notebook: Path) -> list[str]:
     """The command that opens ``notebook`` in JupyterLab (on loopback, as any local Lab)."""
     notebook = notebook.resolve()
-    return [sys.executable, "-m", "jupyter", "lab", str(notebook), f"--ServerApp.root_dir={notebook.parent}"]
+    command = [sys.executable, "-m", "jupyter", "lab", str(notebook), f"--ServerApp.root_dir={notebook.parent}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")  # containers often run as root; Jupyter refuses it otherwise
+    return command
 
 
 def run(logdir: str, lab: str | None, out: TextIO,
