@@ -66,6 +66,58 @@ Kernel -> page
                                 tags appeared); cards keep their zoom
   {"type": "error", "id": int | null, "message": str}
 
+Dashboards beyond scalars (version 1 additions; traits first)
+--------------------------------------------------------------
+``dashboard`` also takes "histograms" | "distributions" | "images" | "audio" | "text".
+``card_types``       list of "scalars" | "histograms" | "images": which card types the time
+                     series dashboard shows (TensorBoard's card-type filter); default all three
+``histogram_mode``   "offset" (default) | "overlay"
+``image_brightness`` int 0..2000, default 1000; ``image_contrast`` int 0..5000, default 1000
+                     (applied as CSS ``contrast(c/10 %) brightness(b/1000)``, TensorBoard's way)
+``image_actual_size`` bool, default False
+``max_blob_bytes``   int, default 4 MiB: an image, audio clip or text larger than this is not
+                     sent; the page shows a placeholder saying how big it is
+
+Page -> kernel
+  {"type": "histograms", "id", "tag", "runs": [str], "x_axis": str}
+                                per run: the sampled steps of a histogram tag, rebinned in the
+                                kernel to 30 equal bins over the min/max of all of that run's
+                                shown steps (TensorBoard's algorithm, tensorboard-format.md s. 6)
+  {"type": "distributions", "id", "tag", "runs": [str], "x_axis": str}
+                                per run: the nine basis-point values of each sampled step
+                                (TensorBoard's compressor)
+  {"type": "blobs", "id", "tag", "runs": [str]}
+                                images/audio/text tags: the sampled steps of each run, without
+                                the bytes
+  {"type": "blob", "id", "tag", "run": str, "step": int, "index": int}
+                                one image of a step (``index`` within a batch) or one audio clip
+  {"type": "text", "id", "tag", "run": str}
+                                every sampled step's text of a text tag
+Kernel -> page
+  {"type": "histograms", "id", "tag", "x_axis",
+   "series": [{"run", "steps": int64[S], "x": float64[S], "edges": float64[31],
+               "counts": float64[S, 30]}]}
+  {"type": "distributions", "id", "tag", "x_axis",
+   "series": [{"run", "steps": int64[S], "x": float64[S], "values": float64[S, 9]}]}
+                                columns of ``values``: basis points 0, 668, 1587, 3085, 5000,
+                                6915, 8413, 9332, 10000 (min ... median ... max)
+  {"type": "blobs", "id", "tag", "plugin",
+   "runs": [{"run", "steps": [int], "wall_times": [float], "counts": [int],
+             "labels": [str] | null, "sample_rates": [float] | null}]}
+                                ``counts``: images in each step's batch (1 for audio)
+  {"type": "blob", "id", "tag", "run", "step", "index", "mime": str | null, "size": int,
+   "width": int | null, "height": int | null, "status": "ok" | "too_large" | "unsupported"}
+                                + buffers [bytes] only when status is "ok". ``mime`` comes from
+                                the bytes' magic numbers, never from the file's claims: images
+                                PNG, JPEG, GIF, WebP, BMP; audio WAV, OGG, MP3, FLAC. Anything
+                                else (SVG, HTML, garbage) is "unsupported" and no bytes are sent.
+  {"type": "text", "id", "tag", "run",
+   "items": [{"step", "wall_time", "kind": "markdown" | "table", "markdown": str | null,
+              "rows": [[str]] | null, "size": int, "status": "ok" | "too_large"}]}
+                                rank 0 -> markdown source (the page renders and sanitises it);
+                                rank 1 and 2 -> table rows of text (rank > 2: the first 2-D slice);
+                                bytes that are not UTF-8 are decoded with replacement characters
+
 x values: "step" -> the step; "relative" -> seconds since the run's first event;
 "wall" -> epoch seconds (the page shows dates).
 """
@@ -74,7 +126,14 @@ from __future__ import annotations
 
 VERSION = 1
 
-DASHBOARDS = ("timeseries", "scalars")
+DASHBOARDS = ("timeseries", "scalars", "histograms", "distributions", "images", "audio", "text")
+CARD_TYPES = ("scalars", "histograms", "images")
+HISTOGRAM_MODES = ("offset", "overlay")
+#: Basis points of TensorBoard's distribution compressor.
+BASIS_POINTS = (0, 668, 1587, 3085, 5000, 6915, 8413, 9332, 10000)
+#: TensorBoard's rebinning of histograms for display.
+HISTOGRAM_BINS = 30
+DEFAULT_MAX_BLOB_BYTES = 4 << 20
 X_AXES = ("step", "relative", "wall")
 
 #: TensorBoard's run colour palette, assigned in order of first appearance.
