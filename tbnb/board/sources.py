@@ -55,25 +55,9 @@ def parse_logdir_spec(spec: str) -> list[tuple[str | None, str]]:
 
 
 def _point_count(lg: Logdir, run: str, tag: str) -> int:
-    """Points held for one series, without copying its columns.
-
-    Reads the reader's internals under its lock because ``Logdir`` has no public count yet;
-    falls back to the public (copying) API if those internals change.
-    """
+    """Points held for one series, without copying its columns (0 if the run went away)."""
     try:
-        with lg._lock:
-            data = lg._runs[run]
-            cols = data.scalars.get(tag)
-            if cols is not None:
-                return int(cols.n)
-            series = data.tensors.get(tag)
-            return len(series.items) if series is not None else 0
-    except (AttributeError, KeyError):
-        pass
-    try:
-        if lg.tags(run).get(tag) == "scalars":
-            return len(lg.scalars(run, tag))
-        return len(lg.tensors(run, tag))
+        return lg.count(run, tag)
     except KeyError:
         return 0
 

@@ -139,6 +139,16 @@ class Logdir:
         with self._lock:
             return dict(sorted(self._run(run).plugins.items()))
 
+    def count(self, run: str, tag: str) -> int:
+        """Points held for a series (every scalar point; sampled items otherwise), without copying."""
+        with self._lock:
+            r = self._run(run)
+            cols = r.scalars.get(tag)
+            if cols is not None:
+                return cols.n
+            series = r.tensors.get(tag)
+            return len(series.items) if series is not None else 0
+
     def metadata(self, run: str, tag: str) -> summary_pb2.SummaryMetadata | None:
         """The first SummaryMetadata seen for a tag (it names the plugin)."""
         with self._lock:

@@ -280,3 +280,14 @@ def test_reload_cost_follows_new_bytes(tmp_path: Path) -> None:
             setattr(run_module, name, fn)
     assert seen == [w.path.stat().st_size - size_before]
     w.close()
+
+
+def test_count_says_how_many_points_without_copying(tmp_path: Path) -> None:
+    with EventWriter(tmp_path) as w:
+        for i in range(30):
+            w.add_scalar("x", float(i), i)
+            w.add_text("t", "hi", i)
+    lg = tbnb.load(tmp_path)
+    assert lg.count(".", "x") == 30 and lg.count(".", "t") == 10 and lg.count(".", "missing") == 0
+    with pytest.raises(KeyError):
+        lg.count("nope", "x")
