@@ -104,7 +104,8 @@ Kernel -> page
   {"type": "blobs", "id", "tag", "plugin",
    "runs": [{"run", "steps": [int], "wall_times": [float], "counts": [int],
              "labels": [str] | null, "sample_rates": [float] | null}]}
-                                ``counts``: images in each step's batch (1 for audio)
+                                ``counts``: images in each step's batch, or audio clips (TF2 can
+                                write several a step; ``blob``'s ``index`` picks one)
   {"type": "blob", "id", "tag", "run", "step", "index", "mime": str | null, "size": int,
    "width": int | null, "height": int | null, "status": "ok" | "too_large" | "unsupported"}
                                 + buffers [bytes] only when status is "ok". ``mime`` comes from

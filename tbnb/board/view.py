@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..reader.series import ScalarSeries
+from ..reader.series import ScalarSeries, TensorSeries
 from .downsample import minmax_downsample
 from .sources import MultiLogdir
 
@@ -109,8 +109,9 @@ def tag_passes(tag: str, tag_filter: str) -> bool:
         return True
 
 
-def x_values(series: ScalarSeries, axis: str, start_time: float | None) -> np.ndarray:
-    """x of each point: the step, seconds since the run's first event, or epoch seconds."""
+def x_values(series: ScalarSeries | TensorSeries, axis: str, start_time: float | None) -> np.ndarray:
+    """x of each point (or sampled step): the step, seconds since the run's first event, or
+    epoch seconds."""
     if axis == "step":
         return series.step.astype(np.float64)
     if axis == "relative":

@@ -23,12 +23,16 @@ from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe
 
 from . import assets
 from .codec import encode
+from .plugins_view import blob_listing, blob_reply_fields, distribution_entries, histogram_entries, text_items
 from .poll import Poller
 from .protocol import (
+    CARD_TYPES,
     DASHBOARDS,
     DEFAULT_CARD_WIDTH,
+    DEFAULT_MAX_BLOB_BYTES,
     DEFAULT_RELOAD_INTERVAL,
     DEFAULT_SMOOTHING,
+    HISTOGRAM_MODES,
     PALETTE,
     X_AXES,
 )
@@ -57,7 +61,8 @@ _WIRE_NAMES = {"view_state": "view"}
 _PY_NAMES = {wire: py for py, wire in _WIRE_NAMES.items()}
 #: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``.
 SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers", "runs", "hidden_runs",
-            "run_colors", "tag_filter", "pinned", "card_width")
+            "run_colors", "tag_filter", "pinned", "card_width", "card_types", "histogram_mode",
+            "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
 Reply = tuple[dict[str, Any], list[Any]]
 
 
@@ -69,6 +74,21 @@ class _StrList(traitlets.List):
 
     def validate(self, obj: Any, value: Any) -> Any:
         return super().validate(obj, [value] if isinstance(value, str) else value)
+
+
+class _ChoiceList(_StrList):
+    """A list of distinct values from ``choices`` (a repeated value is kept once, first place)."""
+
+    def __init__(self, choices: tuple[str, ...], default_value: list[str] | None = None) -> None:
+        super().__init__(default_value)
+        self.choices = choices
+
+    def validate(self, obj: Any, value: Any) -> Any:
+        value = super().validate(obj, value)
+        bad = [v for v in value if v not in self.choices]
+        if bad:
+            raise TraitError(f"{self.name}: {bad} not among {list(self.choices)}")
+        return list(dict.fromkeys(value))
 
 
 class _RegexList(_StrList):
@@ -119,6 +139,12 @@ class Board(anywidget.AnyWidget):
     tag_filter = Unicode("").tag(sync=True)
     pinned = _StrList().tag(sync=True)
     card_width = Int(DEFAULT_CARD_WIDTH, min=100, max=4000).tag(sync=True)
+    card_types = _ChoiceList(CARD_TYPES, list(CARD_TYPES)).tag(sync=True)
+    histogram_mode = Enum(HISTOGRAM_MODES, default_value="offset").tag(sync=True)
+    image_brightness = Int(1000, min=0, max=2000).tag(sync=True)
+    image_contrast = Int(1000, min=0, max=5000).tag(sync=True)
+    image_actual_size = Bool(False).tag(sync=True)
+    max_blob_bytes = Int(DEFAULT_MAX_BLOB_BYTES, min=0).tag(sync=True)
     #: The page's zoom state, synced as ``view`` (protocol.py); ``Board.view`` is its DataFrame.
     view_state = Dict().tag(sync=True, echo_update=False)
     status = Dict().tag(sync=True)
@@ -378,6 +404,33 @@ class Board(anywidget.AnyWidget):
         text = download_text(self._source, tag, runs, fmt)
         return {"type": "download", "id": request_id, "tag": tag, "format": fmt, "text": text}, []
 
+    def _reply_histograms(self, content: dict[str, Any]) -> Reply:
+        req = Fields(content)
+        request_id, tag, runs = req.integer("id"), req.string("tag"), req.strings("runs")
+        axis = req.choice("x_axis", X_AXES, default=self.x_axis)
+        make = histogram_entries if content["type"] == "histograms" else distribution_entries
+        return encode({"type": content["type"], "id": request_id, "tag": tag, "x_axis": axis,
+                       "series": make(self._source, tag, runs, axis)})
+
+    def _reply_blobs(self, content: dict[str, Any]) -> Reply:
+        req = Fields(content)
+        request_id, tag, runs = req.integer("id"), req.string("tag"), req.strings("runs")
+        plugin, entries = blob_listing(self._source, tag, runs)
+        return encode({"type": "blobs", "id": request_id, "tag": tag, "plugin": plugin, "runs": entries})
+
+    def _reply_blob(self, content: dict[str, Any]) -> Reply:
+        req = Fields(content)
+        request_id, tag, run, step = req.integer("id"), req.string("tag"), req.string("run"), req.integer("step")
+        index = req.integer("index") if "index" in content else 0
+        fields, buffers = blob_reply_fields(self._source, tag, run, step, index, self.max_blob_bytes)
+        return encode({"type": "blob", "id": request_id, **fields})[0], list(buffers)  # raw bytes, no descriptor
+
+    def _reply_text(self, content: dict[str, Any]) -> Reply:
+        req = Fields(content)
+        request_id, tag, run = req.integer("id"), req.string("tag"), req.string("run")
+        items = text_items(self._source, tag, run, self.max_blob_bytes)
+        return encode({"type": "text", "id": request_id, "tag": tag, "run": run, "items": items})
+
 
 _HANDLERS: dict[str, Callable[[Board, dict[str, Any]], Reply]] = {
     "plotly": Board._reply_plotly,
@@ -385,6 +438,11 @@ _HANDLERS: dict[str, Callable[[Board, dict[str, Any]], Reply]] = {
     "series": Board._reply_series,
     "csv": Board._reply_download,
     "json": Board._reply_download,
+    "histograms": Board._reply_histograms,
+    "distributions": Board._reply_histograms,
+    "blobs": Board._reply_blobs,
+    "blob": Board._reply_blob,
+    "text": Board._reply_text,
 }
 
 
