@@ -2,16 +2,55 @@
 //
 // anywidget loads `_esm` from a Blob URL, so there is no code splitting (a chunk could not be
 // found) and every import is bundled. plotly.js is not: the page gets it from the kernel once.
+// The Markdown renderer and sanitiser (marked, DOMPurify: 85 KB minified) are only needed by
+// text cards, and the bundle is saved with every widget: they are built into a separate script
+// (src/markdown_libs.js, with their licence comments), gzipped and inlined as base64 text
+// (about 38 KB), which src/markdown.js unpacks and runs the first time a text card needs it.
 //   node build.mjs            build (minified)
 //   node build.mjs --watch    rebuild on change (with an inline source map)
 
 import * as esbuild from "esbuild";
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ENTRY = path.join(here, "src", "board.js");
+export const LIBS_ENTRY = path.join(here, "src", "markdown_libs.js");
 export const OUTFILE = path.join(here, "..", "tbnb", "static", "board.js");
+const LIBS_MODULE = "tbnb:markdown-libs";
+
+/** The Markdown libraries as one classic script (an IIFE), minified. */
+export async function buildLibs() {
+  // marked's header is not a legal comment esbuild keeps: say it in a banner.
+  const marked = JSON.parse(readFileSync(path.join(here, "node_modules", "marked", "package.json"), "utf8"));
+  const result = await esbuild.build({
+    banner: { js: `/*! marked v${marked.version} | (c) 2018-present MarkedJS, (c) 2011-2018 Christopher Jeffrey | MIT License | github.com/markedjs/marked */` },
+    entryPoints: [LIBS_ENTRY],
+    bundle: true,
+    write: false,
+    format: "iife",
+    minify: true,
+    target: ["es2020"],
+    platform: "browser",
+    legalComments: "inline", // marked's and DOMPurify's licences travel with their code
+    logLevel: "warning",
+  });
+  return result.outputFiles[0].text;
+}
+
+/** esbuild plugin: `import { LIBS } from "tbnb:markdown-libs"` is that script, gzipped, as base64. */
+const markdownLibs = {
+  name: "markdown-libs",
+  setup(build) {
+    build.onResolve({ filter: /^tbnb:markdown-libs$/ }, () => ({ path: LIBS_MODULE, namespace: "tbnb" }));
+    build.onLoad({ filter: /.*/, namespace: "tbnb" }, async () => {
+      const packed = gzipSync(Buffer.from(await buildLibs()), { level: 9 }).toString("base64");
+      return { contents: `export const LIBS = ${JSON.stringify(packed)};`, loader: "js" };
+    });
+  },
+};
 
 export function options(outfile = OUTFILE, extra = {}) {
   return {
@@ -26,6 +65,7 @@ export function options(outfile = OUTFILE, extra = {}) {
     define: { "define.amd": "false" },
     legalComments: "none",
     logLevel: "warning",
+    plugins: [markdownLibs],
     ...extra,
   };
 }

@@ -1,14 +1,16 @@
-// The Board's front end: the anywidget module (entry of the bundle). It lays out the header,
-// run selector, cards and settings; keeps them in step with the synced traits (so settings made
-// in Python apply live); and speaks the message protocol of tbnb/board/protocol.py.
+// The Board's front end: the anywidget module (entry of the bundle). It lays out the header
+// (dashboard tabs), run selector, cards and settings; keeps them in step with the synced traits
+// (so settings made in Python apply live); and speaks the message protocol of
+// tbnb/board/protocol.py, "Dashboards beyond scalars" included.
 
+import { imageFilter } from "./blob.js";
 import { Cards } from "./cards.js";
 import { decode } from "./codec.js";
 import { PALETTE, normalizeHex } from "./colors.js";
+import { NOUNS, PLUGIN_OF, layoutItems } from "./dashboards.js";
 import { debounce, h } from "./dom.js";
 import { saveText } from "./download.js";
 import { fileNameFor } from "./format.js";
-import { groupTags, pinnedTags } from "./groups.js";
 import { Header } from "./header.js";
 import { naturalSort } from "./naturalsort.js";
 import { deliverPlotly, loadPlotly, releasePlotly } from "./plotly.js";
@@ -29,7 +31,9 @@ const MIME = { csv: "text/csv", json: "application/json" };
 class Board {
   constructor(model, el) {
     this.model = model;
-    this.index = null; // {runs: [name], colors: Map, tags: Map tag -> {runs, points}, problems: []}
+    // {runs: [name], colors: Map, plugins: Map plugin -> Map tag -> {runs, points}, tags (the
+    // scalars' map), problems: []}
+    this.index = null;
     this.shown = new Set();
     this.order = new Map(); // run -> position in the index
     this.zooms = new Map(); // tag -> {x, y}
@@ -57,6 +61,7 @@ class Board {
     this.cards = new Cards(this, this.main);
     this.sections = new Sections(this, this.main);
     this.applyWidth();
+    this.applyImageSettings();
     el.append(this.root);
 
     this.listen();
@@ -161,9 +166,32 @@ class Board {
     on("change:view", () => this.applyView());
     on("change:status", () => {
       this.header.renderStatus();
-      if (this.index && this.index.tags.size === 0) this.layoutCards();
+      if (this.index && this.layoutEmpty) this.layoutCards();
     });
-    on("change:dashboard", () => this.header.sync());
+    on("change:dashboard", () => {
+      this.header.sync();
+      this.layoutCards();
+    });
+    on("change:card_types", () => {
+      this.header.sync();
+      this.layoutCards();
+    });
+    on("change:histogram_mode", () => {
+      this.settingsPane.sync();
+      for (const card of cards()) if (card.kind === "histograms") card.redraw();
+    });
+    for (const name of ["image_brightness", "image_contrast", "image_actual_size"]) {
+      on(`change:${name}`, () => {
+        this.settingsPane.sync();
+        this.applyImageSettings();
+      });
+    }
+  }
+
+  /** Brightness and contrast (a CSS filter) and actual size apply to every image at once. */
+  applyImageSettings() {
+    this.root.style.setProperty("--tbnb-image-filter", imageFilter(this.trait("image_brightness"), this.trait("image_contrast")));
+    this.root.classList.toggle("tbnb-actual-size", Boolean(this.trait("image_actual_size")));
   }
 
   applyWidth() {
@@ -192,9 +220,10 @@ class Board {
     for (const card of this.cards.all()) card.runsChanged();
   }
 
-  /** Runs drawn on the card of `tag`: selected and having the tag, in index order. */
-  runsForTag(tag) {
-    const info = this.index && this.index.tags.get(tag);
+  /** Runs drawn on the card of `tag` of `plugin`: selected and having the tag, in index order. */
+  runsForTag(tag, plugin = SCALARS) {
+    const tags = this.index && this.index.plugins.get(plugin);
+    const info = tags && tags.get(tag);
     if (!info) return [];
     return info.runs.filter((run) => this.shown.has(run));
   }
@@ -234,18 +263,35 @@ class Board {
       this.sections.render({ pinned: [], groups: [], empty: this.emptyText });
       return;
     }
-    const all = [...this.index.tags.keys()];
-    const withRuns = all.filter((tag) => this.runsForTag(tag).length > 0);
     const filter = this.trait("tag_filter");
-    const groups = groupTags(withRuns, filter);
-    let empty = null;
-    const message = (this.trait("status") || {}).message;
-    if (all.length === 0) {
-      empty = typeof message === "string" && message ? `No scalar data yet: ${message}.` : "No scalar data yet. The kernel reads the logdir again and again: scalars appear here once written.";
+    const layout = layoutItems({
+      dashboard: this.trait("dashboard"),
+      cardTypes: this.trait("card_types"),
+      tags: this.index.plugins,
+      shown: this.shown,
+      filter,
+      pinned: this.trait("pinned"),
+    });
+    const completions = naturalSort(layout.tags);
+    const joined = completions.join("\u0000");
+    if (joined !== this.completions) {
+      this.completions = joined;
+      this.header.setTags(completions);
     }
-    else if (withRuns.length === 0) empty = "No selected run has scalar data: see the run selector on the left.";
-    else if (groups.length === 0) empty = `No tag matches the filter “${filter}”.`;
-    this.sections.render({ pinned: pinnedTags(this.trait("pinned"), withRuns), groups, empty });
+    const { kinds } = layout;
+    const nouns = [...new Set(kinds.map((kind) => NOUNS[kind]))];
+    const noun = nouns.length > 1 ? `${nouns.slice(0, -1).join(", ")} or ${nouns[nouns.length - 1]}` : nouns[0];
+    const anyTag = kinds.some((kind) => (this.index.plugins.get(PLUGIN_OF[kind]) || new Map()).size > 0);
+    const message = (this.trait("status") || {}).message;
+    let empty = null;
+    if (kinds.length === 0) empty = "No card type is selected: tick Scalars, Histograms or Images above.";
+    else if (!anyTag) {
+      const appear = noun === "scalar" ? "scalars appear" : "data appears";
+      empty = typeof message === "string" && message ? `No ${noun} data yet: ${message}.` : `No ${noun} data yet. The kernel reads the logdir again and again: ${appear} here once written.`;
+    } else if (layout.tags.length === 0) empty = `No selected run has ${noun} data: see the run selector on the left.`;
+    else if (layout.groups.length === 0) empty = `No tag matches the filter “${filter}”.`;
+    this.layoutEmpty = empty !== null;
+    this.sections.render({ pinned: layout.pinned, groups: layout.groups, empty });
   }
 
   zoomOf(tag) {
@@ -305,7 +351,7 @@ class Board {
       (Plotly) => {
         if (this.destroyed) return;
         this.plotly = Plotly;
-        for (const card of this.cards.all()) if (card.full) card.redraw();
+        for (const card of this.cards.all()) if (card.full || card.data) card.redraw();
       },
       (error) => {
         if (this.destroyed) return;
@@ -332,7 +378,12 @@ class Board {
       case "index":
         this.applyIndex(msg);
         break;
-      case "series": {
+      case "series":
+      case "histograms":
+      case "distributions":
+      case "blobs":
+      case "blob":
+      case "text": {
         if (!this.requests.owns(msg.id)) return;
         let decoded;
         try {
@@ -361,7 +412,7 @@ class Board {
 
   applyIndex(msg) {
     this.indexPending = false;
-    const tags = new Map();
+    const plugins = new Map(); // plugin -> tag -> {runs, points}
     const names = [];
     const colors = new Map();
     for (const run of msg.runs || []) {
@@ -372,7 +423,8 @@ class Board {
     }
     for (const entry of msg.tags || []) {
       if (!entry || typeof entry.tag !== "string") continue;
-      if (entry.plugin !== undefined && entry.plugin !== SCALARS) continue;
+      const plugin = entry.plugin === undefined ? SCALARS : entry.plugin;
+      if (typeof plugin !== "string") continue;
       const runs = (entry.runs || []).filter((run) => typeof run === "string");
       for (const run of runs) {
         if (!colors.has(run)) {
@@ -380,13 +432,22 @@ class Board {
           colors.set(run, undefined);
         }
       }
-      tags.set(entry.tag, { runs, points: entry.points || {} });
+      if (!plugins.has(plugin)) plugins.set(plugin, new Map());
+      const tags = plugins.get(plugin);
+      const known = tags.get(entry.tag);
+      if (known) {
+        // the same tag and plugin twice: merge
+        for (const run of runs) if (!known.runs.includes(run)) known.runs.push(run);
+        Object.assign(known.points, entry.points || {});
+      } else tags.set(entry.tag, { runs, points: { ...(entry.points || {}) } });
     }
     // Cards draw runs in index order; keep it stable for runs already seen.
     this.order = new Map(names.map((name, i) => [name, i]));
-    for (const info of tags.values()) info.runs.sort((a, b) => this.order.get(a) - this.order.get(b));
-    this.index = { runs: names, colors, tags, problems: (msg.problems || []).map(String) };
-    this.header.setTags(naturalSort([...tags.keys()]));
+    for (const tags of plugins.values()) {
+      for (const info of tags.values()) info.runs.sort((a, b) => this.order.get(a) - this.order.get(b));
+    }
+    if (!plugins.has(SCALARS)) plugins.set(SCALARS, new Map());
+    this.index = { runs: names, colors, plugins, tags: plugins.get(SCALARS), problems: (msg.problems || []).map(String) };
     this.header.renderProblems();
     this.runsChanged();
     if (this.indexAgain) {

@@ -1,10 +1,29 @@
-// All cards of a Board: created on demand and drawn lazily. Two IntersectionObservers tell each
+// All cards of a Board (every kind: scalars, histograms, distributions, images, audio, text):
+// created on demand and drawn lazily. Two IntersectionObservers tell each
 // card when it is near the screen (fetch its data ahead) and when it is on screen (draw it);
 // cards elsewhere neither fetch nor draw. A smoothing change is applied to the on-screen cards
 // one after another across animation frames (top first), always with the latest weight, so the
 // slider stays responsive; off-screen cards redraw when they scroll into view.
 
+import { AudioCard, ImageCard } from "./blob_card.js";
+import { DistributionCard } from "./distribution_card.js";
+import { HistogramCard } from "./histogram_card.js";
 import { ScalarCard } from "./scalar_card.js";
+import { TextCard } from "./text_card.js";
+
+const MAKERS = {
+  scalars: (board, item, section) => new ScalarCard(board, item.tag, section),
+  histograms: (board, item, section) => new HistogramCard(board, item, section),
+  distributions: (board, item, section) => new DistributionCard(board, item, section),
+  images: (board, item, section) => new ImageCard(board, item, section),
+  audio: (board, item, section) => new AudioCard(board, item, section),
+  text: (board, item, section) => new TextCard(board, item, section),
+};
+
+/** The key of the card of `item` ({kind, tag, run}) in `section`. */
+export function cardKey(section, item) {
+  return [section, item.kind, item.tag, item.run ?? ""].join("\u0000");
+}
 
 const FRAME_BUDGET_MS = 12;
 
@@ -39,12 +58,12 @@ export class Cards {
     });
   }
 
-  /** The card of `tag` in `section` ("pinned" or "group"), made if needed. */
-  card(section, tag) {
-    const key = `${section}\u0000${tag}`;
+  /** The card of `item` ({kind, tag, run}) in `section` ("pinned" or "group"), made if needed. */
+  card(section, item) {
+    const key = cardKey(section, item);
     let card = this.byKey.get(key);
     if (!card) {
-      card = new ScalarCard(this.board, tag, section);
+      card = (MAKERS[item.kind] || MAKERS.scalars)(this.board, item, section);
       this.byKey.set(key, card);
       this.byElement.set(card.el, card);
       this.onScreen.observe(card.el);
@@ -70,8 +89,9 @@ export class Cards {
     return [...this.byKey.values()];
   }
 
+  /** The scalar cards of `tag` (the ones zoom applies to). */
   forTag(tag) {
-    return this.all().filter((card) => card.tag === tag);
+    return this.all().filter((card) => card.tag === tag && card.kind === "scalars");
   }
 
   /** Smoothing moved: restyle the on-screen cards' smoothed lines, starting at the next frame. */

@@ -1,18 +1,43 @@
-// The top bar: dashboard name, tag filter with completion, status, problems, settings toggle;
-// below it the list of problems (when opened) and error banners.
+// The top: the dashboard tabs (write `dashboard`), then a bar with the tag filter (with
+// completion), the card-type filter of the time series tab (writes `card_types`), status,
+// problems and the settings toggle; below it the list of problems (when opened) and error
+// banners.
 
+import { CARD_TYPES, CARD_TYPE_LABELS, DASHBOARDS, normalizeCardTypes, normalizeDashboard, toggleCardType } from "./dashboards.js";
 import { debounce, h, iconButton, uniqueId } from "./dom.js";
 import { formatClock, formatShort } from "./format.js";
 import { isValidFilter } from "./groups.js";
-
-const TITLES = { timeseries: "Time Series", scalars: "Scalars" };
 
 export class Header {
   constructor(board, onSettings) {
     this.board = board;
     const listId = uniqueId("tbnb-tags");
     this.datalist = h("datalist", { id: listId });
-    this.title = h("div", { class: "tbnb-title" });
+    this.tabs = DASHBOARDS.map(([id, label]) =>
+      h("button", {
+        type: "button",
+        role: "tab",
+        class: "tbnb-tab",
+        text: label,
+        dataset: { dashboard: id },
+        on: { click: () => board.setTrait("dashboard", id) },
+      }),
+    );
+    this.tabBar = h("nav", { class: "tbnb-tabs", role: "tablist", "aria-label": "Dashboards" }, this.tabs);
+    this.cardTypes = new Map(
+      CARD_TYPES.map((type) => [
+        type,
+        h("input", {
+          type: "checkbox",
+          on: { change: (event) => board.setTrait("card_types", toggleCardType(board.trait("card_types"), type, event.target.checked)) },
+        }),
+      ]),
+    );
+    this.cardTypeBox = h(
+      "div",
+      { class: "tbnb-cardtypes", role: "group", "aria-label": "Card types", title: "Card types shown" },
+      [...this.cardTypes].map(([type, box]) => h("label", { class: "tbnb-check" }, box, CARD_TYPE_LABELS[type])),
+    );
     this.filter = h("input", {
       type: "search",
       class: "tbnb-input tbnb-tagfilter",
@@ -36,14 +61,14 @@ export class Header {
     this.bar = h(
       "div",
       { class: "tbnb-top" },
-      this.title,
       this.filter,
       this.datalist,
+      this.cardTypeBox,
       this.status,
       this.problemsButton,
       this.settingsButton,
     );
-    this.el = [this.bar, this.problemList, this.banners];
+    this.el = [this.tabBar, this.bar, this.problemList, this.banners];
     this.sync();
   }
 
@@ -57,7 +82,15 @@ export class Header {
 
   sync() {
     const b = this.board;
-    this.title.textContent = TITLES[b.trait("dashboard")] || "Time Series";
+    const dashboard = normalizeDashboard(b.trait("dashboard"));
+    for (const tab of this.tabs) {
+      const on = tab.dataset.dashboard === dashboard;
+      tab.classList.toggle("tbnb-on", on);
+      tab.setAttribute("aria-selected", String(on));
+    }
+    const types = normalizeCardTypes(b.trait("card_types"));
+    for (const [type, box] of this.cardTypes) box.checked = types.includes(type);
+    this.cardTypeBox.hidden = dashboard !== "timeseries";
     if (b.root.ownerDocument.activeElement !== this.filter) this.filter.value = b.trait("tag_filter");
     this.filter.classList.toggle("tbnb-invalid", !isValidFilter(this.filter.value));
     this.renderStatus();

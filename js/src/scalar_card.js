@@ -54,7 +54,9 @@ export class ScalarCard {
    */
   constructor(board, tag, section) {
     this.board = board;
+    this.kind = "scalars";
     this.tag = tag;
+    this.run = null;
     this.section = section;
     this.visible = false; // on screen: drawn
     this.near = false; // close to the screen: data fetched ahead

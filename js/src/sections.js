@@ -2,6 +2,7 @@
 // elements are reused across re-renders (filter typing, pinning), so charts keep their state.
 
 import { h, icon } from "./dom.js";
+import { cardKey } from "./cards.js";
 import { formatCount } from "./format.js";
 
 const PINNED = "\u0000pinned";
@@ -35,19 +36,22 @@ export class Sections {
     );
   }
 
-  grid(section, tags, keep) {
-    const cards = tags.map((tag) => {
-      const card = this.board.cards.card(section, tag);
-      keep.add(card.key);
+  grid(section, items, keep) {
+    const cards = items.map((item) => {
+      const card = this.board.cards.card(section, item);
+      keep.add(cardKey(section, item));
       card.updateButtons();
+      // Image and audio dashboards: each tag starts a row, its runs are the columns.
+      card.el.classList.toggle("tbnb-row-start", Boolean(item.rowStart));
       return card.el;
     });
     return h("div", { class: "tbnb-grid" }, cards);
   }
 
   /**
-   * @param {{pinned: string[], groups: {name: string, tags: string[]}[], empty: string | null}} spec
-   *   empty: the message to show instead of groups (no data, nothing matches...)
+   * @param {{pinned: object[], groups: {name: string, items: object[]}[], empty: string | null}} spec
+   *   items: {kind, tag, run, rowStart} (dashboards.js layoutItems); empty: the message to show
+   *   instead of groups (no data, nothing matches...)
    */
   render(spec) {
     const keep = new Set();
@@ -72,8 +76,8 @@ export class Sections {
         h(
           "section",
           { class: `tbnb-section${collapsed ? " tbnb-collapsed" : ""}`, dataset: { group: group.name } },
-          this.header(group.name, group.name, group.tags.length, "card"),
-          collapsed ? null : this.grid("group", group.tags, keep),
+          this.header(group.name, group.name, group.items.length, "card"),
+          collapsed ? null : this.grid("group", group.items, keep),
         ),
       );
     }

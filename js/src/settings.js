@@ -1,5 +1,6 @@
-// The settings pane: smoothing (slider and number box), x axis, log y, ignore outliers and card
-// width, each bound to its trait both ways so that changes from Python apply live.
+// The settings pane: smoothing (slider and number box), x axis, log y, ignore outliers, card
+// width, histogram mode, image brightness, contrast and actual size, each bound to its trait
+// both ways so that changes from Python apply live.
 
 import { h, iconButton, uniqueId } from "./dom.js";
 
@@ -50,6 +51,36 @@ export class SettingsPane {
       on: { input: () => board.setTrait("card_width", Number(this.width.value), { soon: true }) },
     });
     this.widthText = h("span", { class: "tbnb-runs-count" });
+    this.histogramMode = h(
+      "select",
+      {
+        class: "tbnb-input tbnb-select",
+        "aria-label": "Histogram mode",
+        on: { change: () => board.setTrait("histogram_mode", this.histogramMode.value) },
+      },
+      h("option", { value: "offset", text: "Offset" }),
+      h("option", { value: "overlay", text: "Overlay" }),
+    );
+    // TensorBoard's image sliders: 0..2000 and 0..5000, 1000 meaning unchanged, with a reset.
+    const imageSlider = (name, label, max) => {
+      const input = h("input", {
+        type: "range",
+        min: "0",
+        max: String(max),
+        step: "10",
+        "aria-label": label,
+        on: { input: () => board.setTrait(name, Number(input.value), { soon: true }) },
+      });
+      const reset = iconButton("reset", `Reset ${label.toLowerCase()}`, () => board.setTrait(name, 1000));
+      return [input, field(label, h("div", { class: "tbnb-row" }, input, reset))];
+    };
+    let brightnessField, contrastField;
+    [this.brightness, brightnessField] = imageSlider("image_brightness", "Brightness", 2000);
+    [this.contrast, contrastField] = imageSlider("image_contrast", "Contrast", 5000);
+    this.actualSize = h("input", {
+      type: "checkbox",
+      on: { change: () => board.setTrait("image_actual_size", this.actualSize.checked) },
+    });
     this.el = h(
       "aside",
       { class: "tbnb-settings", "aria-label": "Settings" },
@@ -61,6 +92,12 @@ export class SettingsPane {
       h("label", { class: "tbnb-field", for: smoothingId }, h("span", { text: "Smoothing" }), h("div", { class: "tbnb-row" }, this.smoothing, this.smoothingBox)),
       h("label", { class: "tbnb-check" }, this.outliers, "Ignore outliers in chart scaling"),
       h("label", { class: "tbnb-check" }, this.logY, "Log scale for y (all cards)"),
+      h("h3", { text: "Histograms" }),
+      field("Mode", this.histogramMode),
+      h("h3", { text: "Images" }),
+      brightnessField,
+      contrastField,
+      h("label", { class: "tbnb-check" }, this.actualSize, "Show actual image size"),
     );
     this.sync();
   }
@@ -83,5 +120,9 @@ export class SettingsPane {
     this.outliers.checked = Boolean(b.trait("ignore_outliers"));
     this.width.value = String(b.trait("card_width"));
     this.widthText.textContent = `${b.trait("card_width")} px`;
+    this.histogramMode.value = b.trait("histogram_mode") === "overlay" ? "overlay" : "offset";
+    this.brightness.value = String(b.trait("image_brightness"));
+    this.contrast.value = String(b.trait("image_contrast"));
+    this.actualSize.checked = Boolean(b.trait("image_actual_size"));
   }
 }

@@ -82,6 +82,53 @@ background:var(--tbnb-bg);border:1px solid var(--tbnb-border);border-radius:4px;
 .tbnb .tbnb-number{width:72px}
 .tbnb .tbnb-check{display:flex;align-items:center;gap:8px;margin:0 0 10px;cursor:pointer}
 .tbnb .tbnb-select{width:100%}
+.tbnb [hidden]{display:none!important}
+.tbnb .tbnb-tabs{display:flex;gap:2px;padding:0 8px;border-bottom:1px solid var(--tbnb-border);background:var(--tbnb-bg2);overflow-x:auto;flex:none}
+.tbnb .tbnb-tab{border:0;border-bottom:2px solid transparent;background:none;padding:7px 10px 5px;cursor:pointer;font-size:12px;font-weight:600;
+letter-spacing:.04em;text-transform:uppercase;color:var(--tbnb-fg2);white-space:nowrap}
+.tbnb .tbnb-tab:hover{color:var(--tbnb-fg)}
+.tbnb .tbnb-tab.tbnb-on{color:var(--tbnb-accent);border-bottom-color:var(--tbnb-accent)}
+.tbnb .tbnb-tab:focus-visible{outline:2px solid var(--tbnb-accent);outline-offset:-2px}
+.tbnb .tbnb-cardtypes{display:flex;gap:10px;flex:none}
+.tbnb .tbnb-cardtypes .tbnb-check{margin:0;font-size:12px;gap:4px}
+.tbnb .tbnb-row-start{grid-column-start:1}
+.tbnb .tbnb-dot{display:inline-block;width:8px;height:8px;border-radius:50%;margin-right:5px;vertical-align:middle}
+.tbnb .tbnb-card-meta.tbnb-error{color:#c62828}
+.tbnb .tbnb-body-histograms,.tbnb .tbnb-body-distributions{height:230px;width:100%}
+.tbnb .tbnb-expanded .tbnb-body-histograms,.tbnb .tbnb-expanded .tbnb-body-distributions{height:420px}
+.tbnb .tbnb-step-row{display:flex;align-items:center;gap:8px;margin:2px 4px 4px 0}
+.tbnb .tbnb-step-slider{flex:1;min-width:0}
+.tbnb .tbnb-step-text,.tbnb .tbnb-blob-info,.tbnb .tbnb-text-step{font-size:11px;color:var(--tbnb-fg2)}
+.tbnb .tbnb-step-text{white-space:nowrap}
+.tbnb .tbnb-blob-info{margin:0 4px 4px 0;overflow-wrap:anywhere}
+.tbnb .tbnb-items{display:flex;flex-direction:column;gap:6px;padding:0 4px 6px 0}
+.tbnb .tbnb-items-images.tbnb-batch{display:grid;grid-template-columns:repeat(auto-fill,minmax(120px,1fr))}
+.tbnb .tbnb-image{overflow:auto;max-height:640px}
+.tbnb .tbnb-image img{display:block;width:100%;height:auto;max-height:320px;object-fit:contain;filter:var(--tbnb-image-filter,none)}
+.tbnb .tbnb-image img.tbnb-pixelated{image-rendering:pixelated}
+.tbnb.tbnb-actual-size .tbnb-image img{width:auto;height:auto;max-width:none;max-height:none}
+.tbnb .tbnb-audio{width:100%}
+.tbnb .tbnb-placeholder{padding:16px 8px;text-align:center;color:var(--tbnb-fg2);font-size:12px;background:var(--tbnb-bg2);border-radius:4px;
+overflow-wrap:anywhere}
+.tbnb .tbnb-body-text{max-height:360px;overflow:auto;padding:0 4px 6px 0}
+.tbnb .tbnb-expanded .tbnb-body-text{max-height:none}
+.tbnb .tbnb-text-item{padding:6px 0;border-top:1px solid var(--tbnb-border)}
+.tbnb .tbnb-text-item:first-child{border-top:0}
+.tbnb .tbnb-markdown{overflow-wrap:anywhere}
+.tbnb .tbnb-markdown>:first-child{margin-top:0}
+.tbnb .tbnb-markdown :is(p,ul,ol,pre,table,blockquote,h1,h2,h3,h4,h5,h6){margin:4px 0}
+.tbnb .tbnb-markdown :is(h1,h2,h3,h4,h5,h6){font-size:14px}
+.tbnb .tbnb-markdown pre{padding:6px;background:var(--tbnb-bg2);overflow:auto}
+.tbnb .tbnb-markdown code{font-family:var(--jp-code-font-family,monospace);font-size:12px}
+.tbnb .tbnb-markdown blockquote{border-left:3px solid var(--tbnb-border);padding-left:8px;color:var(--tbnb-fg2)}
+.tbnb .tbnb-markdown img{max-width:100%}
+.tbnb .tbnb-markdown a[href]{color:var(--jp-content-link-color,#1976d2)}
+.tbnb .tbnb-table-wrap{overflow:auto}
+.tbnb :is(.tbnb-markdown,.tbnb-table-wrap) table{border-collapse:collapse}
+.tbnb :is(.tbnb-markdown,.tbnb-table-wrap) :is(td,th){border:1px solid var(--tbnb-border);padding:2px 6px;vertical-align:top}
+.tbnb .tbnb-markdown th:not([align]){text-align:left}
+.tbnb .tbnb-text-table caption{caption-side:bottom;font-size:11px;color:var(--tbnb-fg2);text-align:left}
+.tbnb .tbnb-more{border:1px solid var(--tbnb-border);background:none;border-radius:4px;padding:3px 10px;cursor:pointer;margin-top:4px;font-size:12px}
 `;
 
 /** A <style> element with the Board's CSS (one per Board root). */

@@ -14,6 +14,12 @@ export const DEFAULTS = {
   card_width: 420,
   view: { tags: {}, x_axis: "step" },
   status: {},
+  card_types: ["scalars", "histograms", "images"],
+  histogram_mode: "offset",
+  image_brightness: 1000,
+  image_contrast: 1000,
+  image_actual_size: false,
+  max_blob_bytes: 4 * 1024 * 1024,
 };
 
 export const NAMES = Object.keys(DEFAULTS);

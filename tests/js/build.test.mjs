@@ -1,11 +1,13 @@
-// The bundle: builds with esbuild, stays small, carries no plotly.js, exports {render}.
+// The bundle: builds with esbuild, stays small, carries no plotly.js, exports {render}; marked
+// and DOMPurify travel inside it gzipped (unpacked by the page when a text card needs them).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "../../js/build.mjs";
+import { gunzipSync } from "node:zlib";
+import { build, buildLibs } from "../../js/build.mjs";
 
 const dir = mkdtempSync(path.join(tmpdir(), "tbnb-bundle-"));
 const outfile = path.join(dir, "board.js");
@@ -16,8 +18,10 @@ test("the bundle builds, is small and self-contained", async () => {
   assert.deepEqual(result.errors, []);
   const text = readFileSync(outfile, "utf8");
   const size = Buffer.byteLength(text);
-  assert.ok(size < 100 * 1024, `bundle is ${size} bytes`);
-  assert.ok(size < 60 * 1024, `bundle is ${size} bytes: over the 60 KB target`);
+  // Saved with every widget in the notebook: 150 KB at most (scalars alone were 50 KB; the other
+  // dashboards, marked and DOMPurify brought it to about 121 KB).
+  assert.ok(size < 150 * 1024, `bundle is ${size} bytes`);
+  assert.ok(size < 130 * 1024, `bundle is ${size} bytes: over the 130 KB target`);
   assert.equal(Object.keys(result.metafile.outputs).length, 1, "one file: no code splitting");
   assert.doesNotMatch(text, /\bimport\s*\(/, "no dynamic imports of chunks");
   assert.doesNotMatch(text, /^import\s/m, "no static imports left");
@@ -34,4 +38,18 @@ test("the bundle exports a default object with render (importable without a DOM)
   const mod = await import(pathToFileURL(outfile).href);
   assert.equal(typeof mod.default, "object");
   assert.equal(typeof mod.default.render, "function");
+});
+
+test("marked and DOMPurify are inside, gzipped, with their licences, and nowhere else", async () => {
+  const text = readFileSync(outfile, "utf8");
+  const packed = text.match(/"([A-Za-z0-9+/]{20000,}={0,2})"/);
+  assert.ok(packed, "the packed Markdown libraries are in the bundle");
+  const libs = gunzipSync(Buffer.from(packed[1], "base64")).toString("utf8");
+  assert.equal(libs, await buildLibs());
+  assert.match(libs, /marked v\d+\.\d+\.\d+/, "marked's licence comment");
+  assert.match(libs, /DOMPurify \d+\.\d+\.\d+/, "DOMPurify's licence comment");
+  assert.match(libs, /__tbnb_markdown_libs__/);
+  assert.ok(packed[1].length < 45 * 1024, `packed libraries are ${packed[1].length} bytes`);
+  // Not also bundled unpacked.
+  for (const marker of ["Cure53", "markedjs", "annotation-xml", "blockquoteStart"]) assert.ok(!text.includes(marker), `found ${marker}`);
 });

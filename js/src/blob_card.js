@@ -1,0 +1,235 @@
+// Image and audio cards (one tag, one run): a step slider over the run's sampled steps (the
+// latest by default, and it follows new steps while on the latest), and the step's images (all
+// of its batch) or its audio clip. The bytes are asked for only when the card is on or near the
+// screen, one item at a time; they become a Blob URL only with an allowed MIME type (blob.js),
+// else a placeholder says why. Blob URLs are revoked when their item leaves the cache or the
+// card goes away.
+
+import { blobOutcome, formatSampleRate, tooLargeText } from "./blob.js";
+import { Card } from "./card.js";
+import { h } from "./dom.js";
+import { formatCount, formatDateTime } from "./format.js";
+
+/** Items of a batch shown at most (TensorBoard's writers keep 3 by default). */
+export const MAX_BATCH = 24;
+const CACHE_SIZE = 32;
+
+/** A "blobs" reply's run entry -> parallel arrays, steps in order. */
+export function blobSteps(entry) {
+  const steps = Array.isArray(entry && entry.steps) ? entry.steps.map(Number) : [];
+  const pick = (list, i, fallback) => (Array.isArray(list) && list[i] !== undefined && list[i] !== null ? list[i] : fallback);
+  const rows = steps
+    .map((step, i) => ({
+      step,
+      wall: Number(pick(entry.wall_times, i, NaN)),
+      count: Math.max(0, Math.floor(Number(pick(entry.counts, i, 1))) || 0),
+      label: pick(entry.labels, i, null),
+      rate: Number(pick(entry.sample_rates, i, NaN)),
+    }))
+    .filter((row) => Number.isFinite(row.step))
+    .sort((a, b) => a.step - b.step);
+  return rows;
+}
+
+class BlobCard extends Card {
+  constructor(board, item, section) {
+    super(board, item, section);
+    this.index = -1; // selected row of this.data
+    this.follow = true; // on the latest step: stay there when new steps come
+    this.cache = new Map(); // "step:index" -> {show, url, mime, size, width, height}
+    this.elements = new Map(); // "step:index" -> {entry, el} as last drawn (kept: audio keeps playing)
+  }
+
+  build() {
+    super.build();
+    this.slider = h("input", {
+      type: "range",
+      min: "0",
+      step: "1",
+      class: "tbnb-step-slider",
+      "aria-label": "Step",
+      on: { input: () => this.select(Number(this.slider.value)) },
+    });
+    this.stepText = h("span", { class: "tbnb-step-text" });
+    this.controls = h("div", { class: "tbnb-step-row" }, this.slider, this.stepText);
+    this.items = h("div", { class: `tbnb-items tbnb-items-${this.kind}` });
+    this.info = h("div", { class: "tbnb-blob-info", hidden: true });
+    this.plot.append(this.controls, this.info, this.items);
+  }
+
+  load() {
+    this.request("steps", { type: "blobs", tag: this.tag, runs: [this.run] }, (msg) => {
+      const entry = (msg.runs || []).find((r) => r && r.run === this.run);
+      const before = this.data && this.data[this.index];
+      this.data = blobSteps(entry);
+      const last = this.data.length - 1;
+      let index = last;
+      if (!this.follow && before) {
+        const same = this.data.findIndex((row) => row.step === before.step);
+        index = same >= 0 ? same : Math.max(0, this.data.findIndex((row) => row.step > before.step));
+      }
+      this.index = index;
+      this.prune();
+      this.loading = false;
+      this.draw();
+    });
+  }
+
+  describe() {
+    if (!this.data) return "";
+    const n = this.data.length;
+    return n ? `${formatCount(n)} step${n === 1 ? "" : "s"}` : "no steps";
+  }
+
+  select(index) {
+    if (!this.data || !this.data.length) return;
+    this.index = Math.min(this.data.length - 1, Math.max(0, index));
+    this.follow = this.index === this.data.length - 1;
+    this.draw();
+  }
+
+  render() {
+    const rows = this.data;
+    if (!rows.length) {
+      this.controls.hidden = true;
+      this.info.textContent = "";
+      this.items.replaceChildren(h("div", { class: "tbnb-placeholder", text: "No data for this run" }));
+      return true;
+    }
+    const row = rows[this.index];
+    this.controls.hidden = false;
+    this.slider.max = String(rows.length - 1);
+    this.slider.value = String(this.index);
+    this.slider.disabled = rows.length < 2;
+    const when = Number.isFinite(row.wall) ? ` · ${formatDateTime(row.wall)}` : "";
+    this.stepText.textContent = `step ${formatCount(row.step)}${when}`;
+    this.stepText.title = `${this.index + 1} of ${rows.length} sampled steps`;
+    this.renderInfo(row);
+    const count = Math.min(row.count, MAX_BATCH);
+    this.items.classList.toggle("tbnb-batch", count > 1);
+    const slots = [];
+    const drawn = this.elements;
+    this.elements = new Map();
+    for (let i = 0; i < count; i++) slots.push(this.slot(row.step, i, drawn));
+    if (row.count > count) slots.push(h("div", { class: "tbnb-placeholder", text: `${formatCount(row.count - count)} more in this step's batch` }));
+    if (row.count === 0) slots.push(h("div", { class: "tbnb-placeholder", text: "Empty batch" }));
+    // Only when something changed: moving a playing <audio> out of the page pauses it.
+    const now = this.items.children;
+    if (now.length !== slots.length || slots.some((el, i) => now[i] !== el)) this.items.replaceChildren(...slots);
+    return true;
+  }
+
+  renderInfo() {}
+
+  /** The element for item `index` of `step`: from the cache, or a placeholder while it is asked for. */
+  slot(step, index, drawn) {
+    const key = `${step}:${index}`;
+    const entry = this.cache.get(key);
+    if (entry) {
+      this.cache.delete(key); // most recently used last
+      this.cache.set(key, entry);
+      const before = drawn.get(key);
+      const el = before && before.entry === entry ? before.el : this.show(entry, step, index);
+      this.elements.set(key, { entry, el });
+      return el;
+    }
+    this.ask(step, index);
+    return h("div", { class: "tbnb-placeholder tbnb-loading", text: "loading…" });
+  }
+
+  ask(step, index) {
+    const content = { type: "blob", tag: this.tag, run: this.run, step, index };
+    this.request(`blob${index}`, content, (msg, buffers) => {
+      const s = Number(msg.step ?? step);
+      const i = Number(msg.index ?? index);
+      const outcome = blobOutcome(this.kind, msg, buffers);
+      const entry = { ...outcome, size: Number(msg.size), width: msg.width, height: msg.height, url: null };
+      if (outcome.show === "ok") entry.url = URL.createObjectURL(new Blob([outcome.bytes], { type: outcome.mime }));
+      delete entry.bytes;
+      this.remember(`${s}:${i}`, entry);
+      const row = this.data && this.data[this.index];
+      if (row && row.step === s && this.visible) this.draw();
+      else if (row && row.step === s) this.needsDraw = true;
+    }, (message) => {
+      this.remember(`${step}:${index}`, { show: "error", message, url: null });
+      const row = this.data && this.data[this.index];
+      if (row && row.step === step) this.redraw();
+    });
+  }
+
+  remember(key, entry) {
+    const old = this.cache.get(key);
+    if (old && old.url) URL.revokeObjectURL(old.url);
+    this.cache.delete(key);
+    this.cache.set(key, entry);
+    const current = this.data && this.data[this.index] ? `${this.data[this.index].step}:` : null;
+    for (const [k, e] of this.cache) {
+      if (this.cache.size <= CACHE_SIZE) break;
+      if (current && k.startsWith(current)) continue; // never evict what is on screen
+      if (e.url) URL.revokeObjectURL(e.url);
+      this.cache.delete(k);
+    }
+  }
+
+  /** Forget cached items of steps no longer sampled. */
+  prune() {
+    const steps = new Set((this.data || []).map((row) => String(row.step)));
+    for (const [k, e] of this.cache) {
+      if (steps.has(k.split(":")[0])) continue;
+      if (e.url) URL.revokeObjectURL(e.url);
+      this.cache.delete(k);
+    }
+  }
+
+  placeholder(entry, what) {
+    let text;
+    if (entry.show === "too_large") text = tooLargeText(what, entry.size, Number(this.board.trait("max_blob_bytes")));
+    else if (entry.show === "error") text = `Could not load: ${entry.message}`;
+    else text = `Unsupported ${what.toLowerCase()}${entry.mime ? ` (${entry.mime})` : ""}`;
+    return h("div", { class: `tbnb-placeholder tbnb-${entry.show}`, text, title: text });
+  }
+
+  destroy() {
+    for (const entry of this.cache.values()) if (entry.url) URL.revokeObjectURL(entry.url);
+    this.cache.clear();
+    this.elements.clear();
+    super.destroy();
+  }
+}
+
+export class ImageCard extends BlobCard {
+  show(entry, step, index) {
+    if (entry.show !== "ok") return this.placeholder(entry, "Image");
+    const img = h("img", {
+      src: entry.url,
+      alt: `${this.tag} · ${this.run} · step ${step}${index ? ` · #${index + 1}` : ""}`,
+      decoding: "async",
+    });
+    if (Number.isInteger(entry.width) && Number.isInteger(entry.height) && entry.width > 0 && entry.height > 0) {
+      img.width = entry.width;
+      img.height = entry.height;
+    }
+    // Small images are scaled up with hard pixel edges (MNIST digits, feature maps).
+    img.addEventListener("load", () => {
+      const scale = Math.min(img.clientWidth / img.naturalWidth, img.clientHeight / img.naturalHeight);
+      img.classList.toggle("tbnb-pixelated", scale >= 2);
+    });
+    return h("div", { class: "tbnb-image" }, img);
+  }
+}
+
+export class AudioCard extends BlobCard {
+  renderInfo(row) {
+    const parts = [];
+    const rate = formatSampleRate(row.rate);
+    if (rate) parts.push(rate);
+    if (typeof row.label === "string" && row.label) parts.push(row.label);
+    this.info.textContent = parts.join(" · ");
+    this.info.hidden = parts.length === 0;
+  }
+
+  show(entry) {
+    if (entry.show !== "ok") return this.placeholder(entry, "Audio");
+    return h("audio", { class: "tbnb-audio", controls: true, preload: "metadata", src: entry.url });
+  }
+}

@@ -1,0 +1,76 @@
+// Cards drawn with plotly (histograms, distributions): plotly's look as on the scalar cards,
+// resizing, and fetching again when the x axis changes.
+
+import { Card } from "./card.js";
+import { FONT } from "./style.js";
+
+export const CONFIG = {
+  displayModeBar: false,
+  displaylogo: false,
+  scrollZoom: false,
+  showTips: false,
+  responsive: false,
+};
+export const GRID = "rgba(128,128,128,0.18)";
+export const LINE = "rgba(128,128,128,0.45)";
+export const AXIS = { gridcolor: GRID, linecolor: LINE, showline: true, zeroline: false, ticks: "", automargin: true };
+
+export class ChartCard extends Card {
+  /** plotly layout keys every chart shares. */
+  baseLayout() {
+    const colors = this.board.colors;
+    return {
+      height: this.plot.clientHeight || (this.expanded ? 420 : 230),
+      margin: { l: 48, r: 12, t: 8, b: 28, pad: 2 },
+      showlegend: false,
+      paper_bgcolor: "rgba(0,0,0,0)",
+      plot_bgcolor: "rgba(0,0,0,0)",
+      font: { family: FONT, size: 11, color: colors.text },
+      hoverlabel: {
+        bgcolor: colors.background,
+        bordercolor: colors.border,
+        font: { family: FONT, size: 11, color: colors.text },
+        namelength: -1,
+      },
+      uirevision: this.key,
+    };
+  }
+
+  /** {traces, layout} of the data (overridden). */
+  figure() {
+    return { traces: [], layout: this.baseLayout() };
+  }
+
+  render() {
+    const Plotly = this.board.plotly;
+    if (!Plotly) {
+      this.needsDraw = true;
+      return false;
+    }
+    const { traces, layout } = this.figure();
+    Plotly.react(this.plot, traces, layout, CONFIG);
+    return true;
+  }
+
+  /** The x axis changed: the data is in other units now. */
+  resetAxis() {
+    this.data = null;
+    this.invalidate();
+  }
+
+  resized() {
+    if (!this.drawn || !this.visible || this.resizeFrame) return;
+    this.resizeFrame = requestAnimationFrame(() => {
+      this.resizeFrame = null;
+      const Plotly = this.board.plotly;
+      if (Plotly && this.drawn && !this.destroyed) Plotly.Plots.resize(this.plot);
+    });
+  }
+
+  destroy() {
+    if (this.resizeFrame) cancelAnimationFrame(this.resizeFrame);
+    const Plotly = this.board.plotly;
+    if (Plotly && this.drawn) Plotly.purge(this.plot);
+    super.destroy();
+  }
+}

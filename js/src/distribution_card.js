@@ -1,0 +1,74 @@
+// A distribution card (one histogram tag, one run): the nine basis points of every sampled step
+// over step, relative or wall time, as nested shaded bands and a median line (TensorBoard's
+// distributions dashboard).
+
+import { AXIS, ChartCard } from "./chart_card.js";
+import { withAlpha } from "./colors.js";
+import { BAND_OPACITY, LABELS, distributionBands, fromDistributionMessage, rowOrder } from "./distribution.js";
+import { escapePlotly, formatCount } from "./format.js";
+import { relativeUnit, toDisplayX, xAxisLayout } from "./xaxis.js";
+
+export class DistributionCard extends ChartCard {
+  load() {
+    const xAxis = this.board.settings.xAxis;
+    this.request("data", { type: "distributions", tag: this.tag, runs: [this.run], x_axis: xAxis }, (msg) => {
+      if (msg.x_axis !== undefined && msg.x_axis !== this.board.settings.xAxis) return;
+      const entry = (msg.series || []).find((s) => s && s.run === this.run);
+      const data = fromDistributionMessage(entry || {});
+      let max = 0;
+      for (const v of data.x) if (Number.isFinite(v) && v > max) max = v;
+      this.data = { ...data, axis: xAxis, unit: relativeUnit(max) };
+      this.loading = false;
+      this.draw();
+    });
+  }
+
+  describe() {
+    if (!this.data) return "";
+    const n = this.data.n;
+    return n ? `${formatCount(n)} step${n === 1 ? "" : "s"}` : "no steps";
+  }
+
+  figure() {
+    const layout = this.baseLayout();
+    const { x, values, steps, axis, unit } = this.data;
+    const rows = rowOrder(x, this.data.n);
+    const color = this.board.colorOf(this.run);
+    const name = escapePlotly(this.run);
+    const xs = toDisplayX(Float64Array.from(rows, (row) => x[row]), axis, unit);
+    const stepOf = Array.from(rows, (row) => steps[row]);
+    const { bands, median } = distributionBands(values, rows);
+    const edge = (y, label, fill) => ({
+      type: "scatter",
+      mode: "lines",
+      name,
+      x: xs,
+      y,
+      line: { color: withAlpha(color, 0), width: 0 },
+      fill: fill ? "tonexty" : "none",
+      fillcolor: withAlpha(color, BAND_OPACITY),
+      hovertemplate: `${label}: %{y:.4~g}<extra></extra>`,
+      showlegend: false,
+    });
+    const traces = [];
+    for (const band of bands) {
+      traces.push(edge(band.lower, LABELS[band.lowerColumn], false));
+      traces.push(edge(band.upper, LABELS[band.upperColumn], true));
+    }
+    traces.push({
+      type: "scatter",
+      mode: "lines",
+      name,
+      x: xs,
+      y: median,
+      line: { color, width: 1.5 },
+      customdata: stepOf,
+      hovertemplate: `<b>${name}</b> step %{customdata:,}<br>median: %{y:.4~g}<extra></extra>`,
+      showlegend: false,
+    });
+    Object.assign(layout, { hovermode: "x unified", dragmode: "zoom" });
+    layout.xaxis = { ...AXIS, ...xAxisLayout(axis, unit), autorange: true };
+    layout.yaxis = { ...AXIS, exponentformat: "e", autorange: true };
+    return { traces, layout };
+  }
+}

@@ -1,0 +1,118 @@
+// A histogram card (one tag, one run): the kernel's rebinned steps (30 bins over the run's
+// range) drawn as TensorBoard's OFFSET ridges or OVERLAY lines (the `histogram_mode` trait);
+// hovering a point names its step, its bucket's range and its count.
+
+import { AXIS, ChartCard } from "./chart_card.js";
+import { rampColor } from "./colors.js";
+import { escapePlotly, formatCount, formatDateTime } from "./format.js";
+import { fromHistogramMessage, offsetGeometry, overlayGeometry } from "./histogram.js";
+import { timeTicks } from "./ticks.js";
+import { relativeUnit, toDisplayX } from "./xaxis.js";
+
+export class HistogramCard extends ChartCard {
+  load() {
+    const xAxis = this.board.settings.xAxis;
+    this.request("data", { type: "histograms", tag: this.tag, runs: [this.run], x_axis: xAxis }, (msg) => {
+      if (msg.x_axis !== undefined && msg.x_axis !== this.board.settings.xAxis) return;
+      const entry = (msg.series || []).find((s) => s && s.run === this.run);
+      const data = entry ? fromHistogramMessage(entry) : fromHistogramMessage({});
+      let max = 0;
+      for (const v of data.x) if (Number.isFinite(v) && v > max) max = v;
+      this.data = { ...data, axis: xAxis, unit: relativeUnit(max) };
+      this.loading = false;
+      this.draw();
+    });
+  }
+
+  describe() {
+    if (!this.data) return "";
+    const n = this.data.steps.length;
+    return n ? `${formatCount(n)} step${n === 1 ? "" : "s"}` : "no steps";
+  }
+
+  /** Time of step `row` as hover text (for the relative and wall axes). */
+  timeText(row) {
+    const { axis, x, unit } = this.data;
+    if (axis === "wall") return formatDateTime(x[row]);
+    if (axis === "relative") return `${Number((x[row] / unit.seconds).toPrecision(4))} ${unit.name}`;
+    return "";
+  }
+
+  /** plotly customdata of a curve's points: [step, bucket left, bucket right, count, time]. */
+  hoverData(curve) {
+    const { steps, edges, counts, bins } = this.data;
+    const time = this.timeText(curve.row);
+    return curve.bin.map((b) => [steps[curve.row], edges[b], edges[b + 1], counts[curve.row * bins + b], time]);
+  }
+
+  hoverTemplate() {
+    const time = this.data.axis === "step" ? "" : " · %{customdata[4]}";
+    return (
+      `<b>${escapePlotly(this.run)}</b><br>step %{customdata[0]:,}${time}<br>` +
+      "[%{customdata[1]:.4~g}, %{customdata[2]:.4~g}): <b>%{customdata[3]:,.4~g}</b><extra></extra>"
+    );
+  }
+
+  figure() {
+    const layout = this.baseLayout();
+    const { steps, counts, bins, edges, axis, unit } = this.data;
+    if (!steps.length || !bins) return { traces: [], layout };
+    const times = toDisplayX(this.data.x, axis, unit);
+    const color = this.board.colorOf(this.run);
+    const name = escapePlotly(this.run);
+    const template = this.hoverTemplate();
+    const spec = { times, counts, bins, edges };
+    const valueAxis = { ...AXIS, fixedrange: true, exponentformat: "e", hoverformat: ".4~g" };
+    Object.assign(layout, { hovermode: "closest", dragmode: false });
+    if (this.board.trait("histogram_mode") === "overlay") {
+      const { lines } = overlayGeometry(spec);
+      const traces = lines.map((line) => ({
+        type: "scatter",
+        mode: "lines",
+        name,
+        x: line.x,
+        y: line.y,
+        line: { color: rampColor(color, line.fraction), width: 1.2 },
+        customdata: this.hoverData(line),
+        hovertemplate: template,
+        showlegend: false,
+      }));
+      layout.xaxis = { ...valueAxis };
+      layout.yaxis = { ...valueAxis, rangemode: "tozero", title: { text: "" } };
+      return { traces, layout };
+    }
+    // OFFSET: a ridge per step on a downward time axis, labelled on the right as TensorBoard.
+    const geometry = offsetGeometry(spec);
+    const outline = this.board.colors.background;
+    const traces = geometry.ridges.map((ridge) => ({
+      type: "scatter",
+      mode: "lines",
+      name,
+      x: ridge.x,
+      y: ridge.y,
+      fill: "toself",
+      fillcolor: rampColor(color, ridge.fraction),
+      line: { color: outline, width: 0.6 },
+      hoveron: "points",
+      customdata: this.hoverData(ridge),
+      hovertemplate: template,
+      showlegend: false,
+    }));
+    const ticks = timeTicks(geometry.t0, geometry.t1, axis, unit && unit.name, 4);
+    layout.margin = { l: 12, r: 8, t: 8, b: 28, pad: 2 };
+    layout.xaxis = { ...valueAxis, showgrid: false };
+    layout.yaxis = {
+      ...AXIS,
+      fixedrange: true,
+      showline: false,
+      showgrid: false,
+      side: "right",
+      range: geometry.range,
+      autorange: false,
+      tickmode: "array",
+      tickvals: ticks.tickvals,
+      ticktext: ticks.ticktext,
+    };
+    return { traces, layout };
+  }
+}

@@ -1,0 +1,109 @@
+// Dashboards: the tabs and the `dashboard` trait, the card-type filter, and which cards each
+// dashboard lays out.
+import test from "node:test";
+import assert from "node:assert/strict";
+import {
+  CARD_TYPES,
+  DASHBOARDS,
+  PLUGIN_OF,
+  dashboardLabel,
+  kindsFor,
+  layoutItems,
+  normalizeCardTypes,
+  normalizeDashboard,
+  toggleCardType,
+} from "../../js/src/dashboards.js";
+
+test("tabs: TensorBoard's names, one per value of the `dashboard` trait (protocol.DASHBOARDS)", () => {
+  assert.deepEqual(
+    DASHBOARDS.map(([id]) => id),
+    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text"],
+  );
+  assert.deepEqual(
+    DASHBOARDS.map(([, label]) => label),
+    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text"],
+  );
+  for (const [id, label] of DASHBOARDS) {
+    assert.equal(normalizeDashboard(id), id);
+    assert.equal(dashboardLabel(id), label);
+  }
+  for (const bad of [undefined, null, "", "graphs", "Scalars", 3]) {
+    assert.equal(normalizeDashboard(bad), "timeseries");
+    assert.equal(dashboardLabel(bad), "Time series");
+  }
+});
+
+test("each dashboard's kind of card, and the plugin it reads", () => {
+  assert.deepEqual(kindsFor("timeseries", ["scalars", "histograms", "images"]), ["scalars", "histograms", "images"]);
+  assert.deepEqual(kindsFor("timeseries", ["images", "scalars"]), ["scalars", "images"], "display order");
+  assert.deepEqual(kindsFor("timeseries", []), []);
+  assert.deepEqual(kindsFor("timeseries", undefined), CARD_TYPES, "no trait: all three");
+  for (const id of ["scalars", "histograms", "distributions", "images", "audio", "text"]) {
+    assert.deepEqual(kindsFor(id, []), [id], "card_types applies to the time series tab only");
+  }
+  assert.equal(PLUGIN_OF.distributions, "histograms");
+  assert.equal(PLUGIN_OF.images, "images");
+});
+
+test("card_types: unknown entries dropped, toggling keeps the display order", () => {
+  assert.deepEqual(normalizeCardTypes(["images", "text", "scalars"]), ["scalars", "images"]);
+  assert.deepEqual(toggleCardType(["scalars", "histograms", "images"], "histograms", false), ["scalars", "images"]);
+  assert.deepEqual(toggleCardType(["images"], "scalars", true), ["scalars", "images"]);
+  assert.deepEqual(toggleCardType(["images"], "images", true), ["images"]);
+});
+
+function index() {
+  return new Map([
+    ["scalars", new Map([["loss", { runs: ["a", "b"] }], ["train/acc", { runs: ["a"] }]])],
+    ["histograms", new Map([["train/w", { runs: ["a", "b"] }], ["loss", { runs: ["b"] }]])],
+    ["images", new Map([["samples", { runs: ["b", "c"] }], ["train/img", { runs: ["a"] }]])],
+    ["audio", new Map([["speech", { runs: ["a", "b"] }]])],
+    ["text", new Map([["notes", { runs: ["c"] }]])],
+  ]);
+}
+const names = (items) => items.map((i) => [i.kind, i.tag, i.run]);
+
+test("time series: scalar cards per tag, histogram and image cards per tag and run, grouped", () => {
+  const layout = layoutItems({ dashboard: "timeseries", cardTypes: CARD_TYPES, tags: index(), shown: new Set(["a", "b", "c"]) });
+  assert.deepEqual(layout.groups.map((g) => g.name), ["loss", "samples", "train"]);
+  assert.deepEqual(names(layout.groups[0].items), [["scalars", "loss", null], ["histograms", "loss", "b"]]);
+  assert.deepEqual(names(layout.groups[1].items), [["images", "samples", "b"], ["images", "samples", "c"]]);
+  assert.deepEqual(names(layout.groups[2].items), [
+    ["scalars", "train/acc", null],
+    ["images", "train/img", "a"],
+    ["histograms", "train/w", "a"],
+    ["histograms", "train/w", "b"],
+  ]);
+  assert.ok(layout.groups.every((g) => g.items.every((i) => !i.rowStart)));
+});
+
+test("the card-type filter and the run selection decide which cards exist", () => {
+  const onlyImages = layoutItems({ dashboard: "timeseries", cardTypes: ["images"], tags: index(), shown: new Set(["a", "b", "c"]) });
+  assert.deepEqual(onlyImages.groups.flatMap((g) => g.items).map((i) => i.kind), ["images", "images", "images"]);
+  const hiddenB = layoutItems({ dashboard: "histograms", cardTypes: [], tags: index(), shown: new Set(["a", "c"]) });
+  assert.deepEqual(names(hiddenB.groups.flatMap((g) => g.items)), [["histograms", "train/w", "a"]]);
+  assert.deepEqual(hiddenB.tags, ["train/w"], "tags without a shown run have no card");
+});
+
+test("images and audio: a row per tag (first card starts the row), a column per run", () => {
+  const layout = layoutItems({ dashboard: "images", cardTypes: [], tags: index(), shown: new Set(["a", "b", "c"]) });
+  const items = layout.groups.flatMap((g) => g.items);
+  assert.deepEqual(items.map((i) => [i.tag, i.run, i.rowStart]), [
+    ["samples", "b", true],
+    ["samples", "c", false],
+    ["train/img", "a", true],
+  ]);
+  const audio = layoutItems({ dashboard: "audio", cardTypes: [], tags: index(), shown: new Set(["a", "b"]) });
+  assert.deepEqual(audio.groups.flatMap((g) => g.items).map((i) => [i.kind, i.run, i.rowStart]), [
+    ["audio", "a", true],
+    ["audio", "b", false],
+  ]);
+});
+
+test("distributions read histogram tags; text reads text tags; the tag filter and pins apply", () => {
+  const d = layoutItems({ dashboard: "distributions", cardTypes: [], tags: index(), shown: new Set(["a", "b"]), filter: "^train" });
+  assert.deepEqual(names(d.groups.flatMap((g) => g.items)), [["distributions", "train/w", "a"], ["distributions", "train/w", "b"]]);
+  const t = layoutItems({ dashboard: "text", cardTypes: [], tags: index(), shown: new Set(["c"]), pinned: ["notes", "gone"] });
+  assert.deepEqual(names(t.pinned), [["text", "notes", "c"]]);
+  assert.deepEqual(names(t.groups[0].items), [["text", "notes", "c"]]);
+});
