@@ -4,6 +4,7 @@ From the repository root. Writes its data once into ``.bench-cache/`` (``--cache
 table of medians and one PASS/FAIL line per target, and saves everything to
 ``<cache>/results.json``. Exit status: 0 whatever the targets say (1 on a FAIL with
 ``--strict``), 2 when the harness itself fails (a peer missing, a child crashed or timed out).
+The Board in JupyterLab and Chromium (first draw, smoothing, saved size) is ``python -m tests.bench.board``.
 """
 
 from __future__ import annotations
