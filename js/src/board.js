@@ -47,7 +47,12 @@ class Board {
     this.saveSoon = debounce(() => model.save_changes(), 150);
     this.requests = new Requests((content) => model.send(content));
 
-    this.root = h("div", { class: "tbnb" });
+    // Keys pressed inside the board are the board's: without this, JupyterLab's and Notebook 7's
+    // command-mode shortcuts (which listen on the document) take arrow keys from a focused slider
+    // and A/B/X/D insert, cut or delete cells. The attribute asks Lumino to skip them; stopping
+    // the event also covers hosts that ignore it.
+    this.root = h("div", { class: "tbnb", "data-lm-suppress-shortcuts": "true" });
+    this.root.addEventListener("keydown", (event) => event.stopPropagation());
     this.root.append(styleElement());
     this.header = new Header(this, () => this.toggleSettings());
     this.runSelector = new RunSelector(this);
@@ -384,6 +389,10 @@ class Board {
       case "blobs":
       case "blob":
       case "text": {
+        if (msg.push === true) {
+          this.onPush(msg, buffers);
+          break;
+        }
         if (!this.requests.owns(msg.id)) return;
         let decoded;
         try {
@@ -454,6 +463,20 @@ class Board {
       this.indexAgain = false;
       this.requestIndex();
     }
+  }
+
+  /**
+   * A reply the kernel's poll thread pushed (protocol.py, "Pushed replies"): to the cards whose
+   * request it answers. It does not settle any pending request: their own replies still come.
+   */
+  onPush(msg, buffers) {
+    let decoded;
+    try {
+      decoded = decode(msg, buffers);
+    } catch {
+      return; // a reply to the request follows anyway, once the kernel is free
+    }
+    for (const card of this.cards.all()) card.takePush(decoded, buffers);
   }
 
   /** New data after a poll: refetch visible cards whose tag changed, mark the others. */

@@ -5,6 +5,7 @@
 
 import { PLUGIN_OF } from "./dashboards.js";
 import { h, icon, iconButton } from "./dom.js";
+import { PushSlots } from "./push.js";
 
 export class Card {
   /**
@@ -29,6 +30,7 @@ export class Card {
     this.expanded = false;
     this.destroyed = false;
     this.purposes = new Set();
+    this.pushes = new PushSlots(); // requests by purpose, for pushed replies
     this.build();
     this.updateButtons();
     this.updateSub();
@@ -122,19 +124,39 @@ export class Card {
     return (this.visible ? 10 : this.near ? 5 : 0) + (this.section === "pinned" ? 1 : 0);
   }
 
-  /** Queue `content`; a newer request of the same `purpose` supersedes an older one. */
+  /**
+   * Queue `content`; a newer request of the same `purpose` supersedes an older one. A reply the
+   * kernel pushes for it later (histograms, distributions) goes to `onReply` too.
+   */
   request(purpose, content, onReply, onError = (message) => this.fail(message)) {
     this.purposes.add(purpose);
-    return this.board.requests.enqueue(content, {
+    const deliver = (msg, buffers) => {
+      if (!this.destroyed) onReply(msg, buffers || []);
+    };
+    const id = this.board.requests.enqueue(content, {
       key: `${this.key}\u0000${purpose}`,
       priority: () => this.priority(),
       onReply: (msg, buffers) => {
-        if (!this.destroyed) onReply(msg, buffers || []);
+        this.pushes.answered(purpose, id);
+        deliver(msg, buffers);
       },
       onError: (message) => {
+        this.pushes.failed(purpose, id);
         if (!this.destroyed) onError(message);
       },
     });
+    this.pushes.asked(purpose, id, content, deliver);
+    return id;
+  }
+
+  /** A reply the kernel pushed (protocol.py, "Pushed replies"); returns whether it was taken. */
+  takePush(msg, buffers) {
+    if (this.destroyed || this.pushes.take(msg, buffers) === 0) return false;
+    if (this.error) {
+      this.error = null;
+      this.updateSub();
+    }
+    return true;
   }
 
   fail(message) {

@@ -58,8 +58,20 @@ export class ChartCard extends Card {
     this.invalidate();
   }
 
+  setVisible(visible) {
+    super.setVisible(visible);
+    if (visible && this.resizeMissed) this.resized(); // resized while off screen: fit it now
+  }
+
+  /** The plot's box changed size: fit the chart to it (when next on screen if off it now). */
   resized() {
-    if (!this.drawn || !this.visible || this.resizeFrame) return;
+    if (!this.drawn) return; // the first draw takes the box's size
+    if (!this.visible) {
+      this.resizeMissed = true;
+      return;
+    }
+    this.resizeMissed = false;
+    if (this.resizeFrame) return;
     this.resizeFrame = requestAnimationFrame(() => {
       this.resizeFrame = null;
       const Plotly = this.board.plotly;

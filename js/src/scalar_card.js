@@ -5,6 +5,7 @@
 import { h, icon, iconButton } from "./dom.js";
 import { escapePlotly, formatCount, formatDateTime } from "./format.js";
 import { yDomain } from "./outliers.js";
+import { PushSlots } from "./push.js";
 import { countPoints, fromMessage, hoverData, maxX, mergeZoom } from "./series.js";
 import { smooth } from "./smoothing.js";
 import { FONT } from "./style.js";
@@ -78,6 +79,8 @@ export class ScalarCard {
     this.error = null;
     this.loading = false;
     this.resizeFrame = null;
+    this.resizeMissed = false; // resized while off screen: resize when scrolled back
+    this.pushes = new PushSlots(); // the "full" and "zoom" requests, for pushed replies
     this.build();
     this.updateButtons();
     this.updateSub();
@@ -169,7 +172,9 @@ export class ScalarCard {
 
   setVisible(visible) {
     this.visible = visible;
-    if (visible) this.ensure();
+    if (!visible) return;
+    this.ensure();
+    if (this.resizeMissed) this.resized(); // resized while off screen: fit the new width now
   }
 
   setNear(near) {
@@ -200,24 +205,42 @@ export class ScalarCard {
     const runs = this.runs();
     const width = Math.max(100, Math.round(this.plot.clientWidth || this.board.settings.cardWidth));
     const xAxis = this.board.settings.xAxis;
-    this.board.requests.enqueue(
-      { type: "series", tag: this.tag, runs, x_axis: xAxis, range, width },
-      {
-        key: `${this.key}\u0000${range ? "zoom" : "full"}`,
-        priority: () => this.priority(),
-        onReply: (msg) => {
-          if (this.destroyed || msg.x_axis !== this.board.settings.xAxis) return;
-          onReply(msg, runs);
-        },
-        onError: (message) => {
-          if (this.destroyed) return;
-          if (!range) this.askedRuns = new Set(this.fullRuns); // asked again at the next scroll
-          this.loading = false;
-          this.error = `Could not load ${this.tag}: ${message}`;
-          this.updateSub();
-        },
+    const purpose = range ? "zoom" : "full";
+    const content = { type: "series", tag: this.tag, runs, x_axis: xAxis, range, width };
+    const deliver = (msg) => {
+      if (this.destroyed || msg.x_axis !== this.board.settings.xAxis) return;
+      onReply(msg, runs);
+    };
+    const id = this.board.requests.enqueue(content, {
+      key: `${this.key}\u0000${purpose}`,
+      priority: () => this.priority(),
+      onReply: (msg) => {
+        this.pushes.answered(purpose, id);
+        deliver(msg);
       },
-    );
+      onError: (message) => {
+        this.pushes.failed(purpose, id);
+        if (this.destroyed) return;
+        if (!range) this.askedRuns = new Set(this.fullRuns); // asked again at the next scroll
+        this.loading = false;
+        this.error = `Could not load ${this.tag}: ${message}`;
+        this.updateSub();
+      },
+    });
+    this.pushes.asked(purpose, id, content, deliver);
+  }
+
+  /**
+   * A reply the kernel pushed (protocol.py, "Pushed replies"): applied like the reply to the
+   * request it answers, keeping zoom and hover. Returns whether this card took it.
+   */
+  takePush(msg) {
+    if (this.destroyed || this.pushes.take(msg) === 0) return false;
+    if (this.error) {
+      this.error = null; // e.g. "no answer from the kernel (is it busy…)": its poll thread answers
+      this.updateSub();
+    }
+    return true;
   }
 
   fetch() {
@@ -493,8 +516,15 @@ export class ScalarCard {
     }, 0);
   }
 
+  /** The plot's box changed size: fit the chart to it (when next on screen if off it now). */
   resized() {
-    if (!this.drawn || !this.visible || this.resizeFrame !== null) return;
+    if (!this.drawn) return; // the first draw takes the box's size
+    if (!this.visible) {
+      this.resizeMissed = true;
+      return;
+    }
+    this.resizeMissed = false;
+    if (this.resizeFrame !== null) return;
     this.resizeFrame = requestAnimationFrame(() => {
       this.resizeFrame = null;
       const Plotly = this.board.plotly;

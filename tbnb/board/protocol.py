@@ -63,7 +63,8 @@ Kernel -> page
    "new_tags": [...], "removed_runs": [...]}
                                 after a poll found new data: the page re-asks ``series`` for
                                 the visible cards whose tag changed (and ``index`` if runs or
-                                tags appeared); cards keep their zoom
+                                tags appeared); cards keep their zoom. The kernel also pushes
+                                fresh replies itself: see "Pushed replies" below
   {"type": "error", "id": int | null, "message": str}
 
 Dashboards beyond scalars (version 1 additions; traits first)
@@ -118,6 +119,24 @@ Kernel -> page
                                 rank 0 -> markdown source (the page renders and sanitises it);
                                 rank 1 and 2 -> table rows of text (rank > 2: the first 2-D slice);
                                 bytes that are not UTF-8 are decoded with replacement characters
+
+Pushed replies (version 1 addition)
+-----------------------------------
+The page's requests are answered on the kernel's main thread, so while a cell runs (a training
+loop) they wait, and re-asking after ``changed`` cannot keep a chart live. So the kernel
+remembers the latest ``series``, ``histograms`` and ``distributions`` request it answered for each
+card: per tag and kind for ``series`` (whole range, or zoomed: the latest ``range``), per tag and
+``runs`` for the others; at most 256 (``widget.MAX_REMEMBERED``; the least recently asked go
+first). After each ``changed`` it sends, from the poll thread, a fresh reply to every remembered
+request one of whose runs changed that tag (or was removed):
+  the request's usual reply, with the request's ``id``, plus
+  "push": true, "runs": [str]   (the ``runs`` the request asked for)
+The page applies a pushed reply to a card whose current request (pending, or the last one whose
+reply it applied) has that ``id``, or whose current request asks the same (type, tag, runs, x axis,
+range; any width): a twin card in the pinned section, or another view of the same widget. It keeps
+the card's zoom and hover, and does not settle the pending request (its own reply still comes).
+The page still re-asks after ``changed``; when the kernel is idle that reply follows the push.
+Pushing stops when the widget is closed.
 
 x values: "step" -> the step; "relative" -> seconds since the run's first event;
 "wall" -> epoch seconds (the page shows dates).

@@ -1,5 +1,5 @@
 """What the page asks and sees, computed in the kernel: request fields, the index, card series,
-downloads, ``changed`` messages and ``Board.view``.
+downloads, ``changed`` messages, which requests to push again, and ``Board.view``.
 
 Pure functions of a source (``MultiLogdir``) and the board's settings, so that the message
 handlers in widget.py stay thin and everything here is testable without a widget. A run may be
@@ -270,6 +270,32 @@ def changed_reply(source: MultiLogdir, result: ReloadResult) -> dict[str, Any]:
             "new_runs": sorted(set(result.new_runs) - removed),
             "new_tags": sorted({t for new in result.new_tags.values() for t in new}),
             "removed_runs": sorted(removed)}
+
+
+# -- pushed replies ------------------------------------------------------------------------------
+
+#: Requests the kernel answers again, from the poll thread, when their data changes.
+PUSHED_TYPES = ("series", "histograms", "distributions")
+
+
+def push_key(content: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Which remembered request a newer one replaces (protocol.py, "Pushed replies").
+
+    A series request replaces the one of the same tag and kind (whole range, or zoomed): runs and
+    x axis are settings every card shares, and the width changes with every resize. Histogram
+    and distribution cards are per run, so their requests are remembered per run list too.
+    """
+    kind, tag = content["type"], content["tag"]
+    if kind == "series":
+        return (kind, tag, content.get("range") is not None)
+    return (kind, tag, tuple(content["runs"]))
+
+
+def push_due(content: Mapping[str, Any], changed: Mapping[str, Any]) -> bool:
+    """Whether the answer to a remembered request changed with a ``changed`` message: one of its
+    runs has new data for its tag, or was removed."""
+    tag, removed, tags = content["tag"], changed["removed_runs"], changed["tags"]
+    return any(run in removed or tag in tags.get(run, ()) for run in content["runs"])
 
 
 # -- totals and Board.view ------------------------------------------------------------------------

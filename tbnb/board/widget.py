@@ -1,8 +1,11 @@
 """The Board: the dashboard widget. Settings are synced traits; data travels as messages.
 
 protocol.py is the contract with the page. Requests are answered on the kernel's main thread;
-the poller (poll.py) reloads on its own thread and pushes ``changed`` messages, so shared state
-(run colours, the status) is updated under ``_state_lock``.
+the poller (poll.py) reloads on its own thread and sends ``changed`` messages, so shared state
+(run colours, the status) is updated under ``_state_lock``. A running cell keeps the main thread
+from answering the page, so the poller also answers again each card's latest data request when
+its data changed ("Pushed replies" in protocol.py); those requests are kept under
+``_remembered_lock``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 import threading
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -38,11 +42,14 @@ from .protocol import (
 )
 from .sources import MultiLogdir
 from .view import (
+    PUSHED_TYPES,
     Fields,
     RequestError,
     changed_reply,
     download_text,
     index_reply,
+    push_due,
+    push_key,
     series_entries,
     totals,
     view_frame,
@@ -64,6 +71,8 @@ SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers", "run
             "run_colors", "tag_filter", "pinned", "card_width", "card_types", "histogram_mode",
             "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
 Reply = tuple[dict[str, Any], list[Any]]
+#: Most data requests remembered for pushed replies (the least recently asked are dropped first).
+MAX_REMEMBERED = 256
 
 
 class _StrList(traitlets.List):
@@ -123,6 +132,9 @@ class Board(anywidget.AnyWidget):
     """
 
     _poller: Poller[Board] | None = None  # class default: close() may run on a half-built board
+    #: The page's latest data request per card (``push_key``), answered again when data changes;
+    #: None once the board is closed.
+    _remembered: OrderedDict[tuple[Any, ...], dict[str, Any]] | None = None
     # Set from the built bundle at instantiation: a path here would be read when the class is
     # defined, and then importing tbnb would fail whenever the bundle is not built.
     _esm = Unicode("").tag(sync=True)
@@ -165,6 +177,8 @@ class Board(anywidget.AnyWidget):
         self._reload_interval = float(reload_interval)
         self._state_lock = threading.RLock()
         self._tick_lock = threading.Lock()
+        self._remembered_lock = threading.Lock()
+        self._remembered = OrderedDict()
         self._colors_given = 0
         self._hidden_in: int | None = None
         super().__init__(_esm=esm, _css=assets.read_styles(), **settings)  # validates the settings
@@ -251,7 +265,7 @@ class Board(anywidget.AnyWidget):
 
     def close(self) -> None:
         """Stop polling and close the widget (its views disappear from the page)."""
-        self._stop_polling()
+        self._stop()
         super().close()
 
     def _ipython_display_(self) -> None:
@@ -297,7 +311,9 @@ class Board(anywidget.AnyWidget):
         if result.new_runs:
             self._color_runs(result.new_runs)
         if result and notify:
-            self._send_msg(changed_reply(self._source, result), [])
+            changed = changed_reply(self._source, result)
+            self._send_msg(changed, [])
+            self._push_replies(changed)
         self._push_status(now if result else None)
 
     def _color_runs(self, runs: list[str]) -> None:
@@ -327,6 +343,13 @@ class Board(anywidget.AnyWidget):
             if status != old:
                 self.status = status
 
+    def _stop(self) -> None:
+        """The widget is going away: no more pushed replies, no more polling."""
+        if self._remembered is not None:
+            with self._remembered_lock:
+                self._remembered = None
+        self._stop_polling()
+
     def _stop_polling(self) -> None:
         poller, self._poller = self._poller, None
         if poller is not None:
@@ -338,10 +361,48 @@ class Board(anywidget.AnyWidget):
         """Stop polling when the page closes the comm (the widget is gone)."""
         comm = change["new"]
         if comm is None:
-            self._stop_polling()
+            self._stop()
             return
-        stop = _weak_call(self, Board._stop_polling)
+        stop = _weak_call(self, Board._stop)
         comm.on_close(lambda _msg: stop())
+
+    # -- pushed replies --------------------------------------------------------------------------
+
+    def _remember(self, content: dict[str, Any]) -> None:
+        """Keep a data request the page made (answered), to answer it again when its data changes."""
+        key = push_key(content)
+        with self._remembered_lock:
+            if self._remembered is None:  # closed
+                return
+            self._remembered.pop(key, None)
+            self._remembered[key] = dict(content)
+            while len(self._remembered) > MAX_REMEMBERED:
+                self._remembered.popitem(last=False)
+
+    def _push_replies(self, changed: dict[str, Any]) -> None:
+        """Answer again the remembered requests whose data ``changed``, with ``"push": true``.
+
+        Called by the poll thread (or ``refresh()``): while a cell runs, the page's own new
+        requests wait behind it on the main thread, and these replies are what keeps it live.
+        """
+        with self._remembered_lock:
+            if not self._remembered:
+                return
+            due = [(key, content) for key, content in self._remembered.items() if push_due(content, changed)]
+        for key, content in due:
+            if self._remembered is None:  # closed meanwhile
+                return
+            try:
+                reply, buffers = self._answer(content)
+            except RequestError:  # e.g. the tag's last run was removed: nothing to show any more
+                with self._remembered_lock:
+                    if self._remembered is not None and self._remembered.get(key) is content:
+                        del self._remembered[key]
+                continue
+            except Exception:
+                log.exception("tbnb: pushing a reply to %r failed", content)
+                continue
+            self._send_msg({**reply, "push": True, "runs": list(content["runs"])}, buffers)
 
     # -- messages --------------------------------------------------------------------------------
 
@@ -360,6 +421,8 @@ class Board(anywidget.AnyWidget):
             request_id = None
         try:
             reply, out = self._answer(content)
+            if content["type"] in PUSHED_TYPES:
+                self._remember(content)
         except RequestError as err:
             reply, out = {"type": "error", "id": request_id, "message": str(err)}, []
         except Exception as err:

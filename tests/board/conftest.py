@@ -63,8 +63,9 @@ class Page:
     def ask(self, content: Any, buffers: list[Any] | None = None) -> tuple[dict[str, Any], list[Any]]:
         before = len(self.recorder.sent)
         self.board._handle_custom_msg(content, buffers or [])  # ipywidgets' entry for msg:custom
-        # a polling board may send "changed" at any time; the reply is the other message
-        replies = [r for r in self.recorder.sent[before:] if r[0].get("type") != "changed"]
+        # a polling board may send "changed" and pushed replies at any time; the reply is the other one
+        replies = [r for r in self.recorder.sent[before:]
+                   if r[0].get("type") != "changed" and not r[0].get("push")]
         assert len(replies) == 1, f"expected one reply, got {replies}"
         return replies[0]
 
