@@ -178,12 +178,16 @@ def text_item(arr: np.ndarray, max_bytes: int) -> dict[str, Any]:
     """One step of a text tag as the ``text`` reply's item fields (protocol.py).
 
     Rank 0: Markdown source. Rank 1: a one-column table; rank 2: a table; rank > 2: the table
-    ``arr[0, ..., 0, :, :]`` (TensorBoard's reduction). ``size`` counts the UTF-8 bytes of the
+    ``arr[0, ..., 0, :, :]`` (TensorBoard's reduction). A single string of any rank (torch's
+    ``add_text`` writes a one-element list) is Markdown too: TensorBoard renders table cells as
+    Markdown, so a one-cell table would look the same. ``size`` counts the UTF-8 bytes of the
     strings that would be sent; over ``max_bytes`` the item is "too_large" without them.
     """
     arr = np.asarray(arr, dtype=object)
     if arr.ndim > 2:
         arr = arr[(0,) * (arr.ndim - 2)]
+    if arr.size == 1:
+        arr = arr.reshape(())
     kind = "markdown" if arr.ndim == 0 else "table"
     size = sum(len(as_bytes(x)) for x in arr.reshape(-1))
     item: dict[str, Any] = {"kind": kind, "markdown": None, "rows": None, "size": size}

@@ -141,6 +141,12 @@ def test_rank_0_is_markdown_source() -> None:
     assert "html" not in item
 
 
+def test_a_single_string_of_any_rank_is_markdown() -> None:
+    for arr in (np.array([b"**x**"], dtype=object), np.array([[b"**x**"]], dtype=object)):
+        item = media.text_item(arr, 100)
+        assert (item["kind"], item["markdown"], item["rows"]) == ("markdown", "**x**", None)
+
+
 def test_rank_1_is_a_one_column_table() -> None:
     item = media.text_item(strings(b"a", b"b|c", "d"), 100)
     assert (item["kind"], item["markdown"], item["rows"], item["size"]) == ("table", None, [["a"], ["b|c"], ["d"]], 5)
