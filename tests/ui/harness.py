@@ -619,10 +619,27 @@ def run_notebook_in_browser(
     return _wait_executed(page, name, before, range(len(before)), timeout)
 
 
-def run_cell(page, name: str, index: int, *, timeout: float = RUN_TIMEOUT) -> dict:
-    """Run cell ``index`` (0-based, among all cells) of the open notebook ``name`` the way a
-    user does (click its editor, Ctrl+Enter) and wait for its new execution count and an idle
-    kernel. Returns the final :func:`notebook_state`."""
+@dataclass
+class PendingCell:
+    """A cell started by :func:`start_cell`: ``wait()`` for its end like :func:`run_cell` does."""
+
+    page: Any = field(repr=False)
+    name: str
+    index: int  # among all cells
+    code_index: int  # among code cells
+    before: list[int | None] = field(repr=False)
+
+    def wait(self, *, timeout: float = RUN_TIMEOUT) -> dict:
+        """Wait for the cell's new execution count and an idle kernel; return the final
+        :func:`notebook_state`. Raises AssertionError if the cell raised."""
+        return _wait_executed(self.page, self.name, self.before, [self.code_index], timeout)
+
+
+def start_cell(page, name: str, index: int) -> PendingCell:
+    """Start cell ``index`` (0-based, among all cells) of the open notebook ``name`` the way a
+    user does (click its editor, Ctrl+Enter) and return at once, without waiting for it to run
+    (e.g. to keep the kernel busy while the test does something else). ``.wait()`` on the result
+    waits as :func:`run_cell` does."""
     state = notebook_state(page, name)
     if not state or not state.get("found"):
         raise RuntimeError(f"{name} is not open in this page")
@@ -635,7 +652,51 @@ def run_cell(page, name: str, index: int, *, timeout: float = RUN_TIMEOUT) -> di
     cell.scroll_into_view_if_needed()
     cell.locator(".jp-InputArea-editor").click()
     page.keyboard.press("Control+Enter")
-    return _wait_executed(page, name, before, [code_index], timeout)
+    return PendingCell(page, name, index, code_index, before)
+
+
+def run_cell(page, name: str, index: int, *, timeout: float = RUN_TIMEOUT) -> dict:
+    """Run cell ``index`` (0-based, among all cells) of the open notebook ``name`` the way a
+    user does (click its editor, Ctrl+Enter) and wait for its new execution count and an idle
+    kernel. Returns the final :func:`notebook_state`."""
+    return start_cell(page, name, index).wait(timeout=timeout)
+
+
+# The text of a cell's outputs, from the notebook model (not the DOM, which renders a moment
+# later): streams, plain-text results and errors, in order.
+_CELL_TEXT_JS = """
+([path, index]) => {
+  const app = window.jupyterapp;
+  if (!app || !app.shell) return null;
+  for (const w of app.shell.widgets('main')) {
+    if (!(w && w.context && w.context.path === path && w.content)) continue;
+    const cell = w.content.widgets[index];
+    if (!cell || cell.model.type !== 'code') return null;
+    const parts = [];
+    const outputs = cell.model.outputs;
+    for (let i = 0; i < outputs.length; i++) {
+      const o = outputs.get(i).toJSON();
+      if (o.output_type === 'stream') parts.push([].concat(o.text).join(''));
+      else if (o.output_type === 'error') parts.push(`${o.ename}: ${o.evalue}\\n`);
+      else if (o.data && o.data['text/plain'] !== undefined) {
+        parts.push([].concat(o.data['text/plain']).join('') + '\\n');
+      }
+    }
+    return parts.join('');
+  }
+  return null;
+}
+"""
+
+
+def cell_text(page, name: str, index: int) -> str:
+    """The text of cell ``index``'s outputs (0-based, among all cells) in the open notebook
+    ``name``, read from the notebook model: stream text, ``text/plain`` results and errors as
+    "ename: evalue", in order. After :func:`run_cell` returns it holds that run's output."""
+    text = page.evaluate(_CELL_TEXT_JS, [name, index])
+    if text is None:
+        raise RuntimeError(f"{name} is not open in this page, or its cell {index} is not a code cell")
+    return text
 
 
 def cell_output(page, index: int):
