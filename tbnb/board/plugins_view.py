@@ -10,7 +10,7 @@ run removed by the poller while the reply is built.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -75,9 +75,9 @@ def _start(source: MultiLogdir, run: str) -> float | None:
 
 # -- histograms and distributions ----------------------------------------------------------------
 
-def histogram_entries(source: MultiLogdir, tag: str, runs: Sequence[str], axis: str) -> list[dict[str, Any]]:
-    """Per run: the sampled steps, their x, and their counts rebinned to HISTOGRAM_BINS equal
-    bins over the min/max of that run's non-empty steps (``edges`` [31], ``counts`` [S, 30])."""
+def _histogram_entries(source: MultiLogdir, tag: str, runs: Sequence[str], axis: str,
+                       derive: Callable[[list[np.ndarray]], dict[str, np.ndarray]]) -> list[dict[str, Any]]:
+    """Per run holding a histogram tag: its sampled steps, their x, and ``derive`` of its values."""
     _, holding = tag_runs(source, tag, runs, ("histograms",))
     entries = []
     for run in holding:
@@ -85,32 +85,29 @@ def histogram_entries(source: MultiLogdir, tag: str, runs: Sequence[str], axis: 
         if series is None:
             continue
         try:
-            edges, counts = rebin(list(series.values), HISTOGRAM_BINS)
+            derived = derive(list(series.values))
         except ValueError as err:
             raise RequestError(f"run {run!r}, tag {tag!r}: {err}") from None
         entries.append({"run": run, "steps": series.step.astype(np.int64),
-                        "x": x_values(series, axis, _start(source, run)).astype(np.float64),
-                        "edges": edges, "counts": counts})
+                        "x": x_values(series, axis, _start(source, run)).astype(np.float64), **derived})
     return entries
+
+
+def histogram_entries(source: MultiLogdir, tag: str, runs: Sequence[str], axis: str) -> list[dict[str, Any]]:
+    """Per run: the sampled steps, their x, and their counts rebinned to HISTOGRAM_BINS equal
+    bins over the min/max of that run's non-empty steps (``edges`` [31], ``counts`` [S, 30])."""
+    def derive(values: list[np.ndarray]) -> dict[str, np.ndarray]:
+        edges, counts = rebin(values, HISTOGRAM_BINS)
+        return {"edges": edges, "counts": counts}
+
+    return _histogram_entries(source, tag, runs, axis, derive)
 
 
 def distribution_entries(source: MultiLogdir, tag: str, runs: Sequence[str], axis: str) -> list[dict[str, Any]]:
     """Per run: the sampled steps, their x, and TensorBoard's compression of each step at the
     nine basis points (``values`` [S, 9]; an empty step gives zeros)."""
-    _, holding = tag_runs(source, tag, runs, ("histograms",))
-    entries = []
-    for run in holding:
-        series = _series(source, run, tag)
-        if series is None:
-            continue
-        try:
-            values = compress(list(series.values), BASIS_POINTS)
-        except ValueError as err:
-            raise RequestError(f"run {run!r}, tag {tag!r}: {err}") from None
-        entries.append({"run": run, "steps": series.step.astype(np.int64),
-                        "x": x_values(series, axis, _start(source, run)).astype(np.float64),
-                        "values": values})
-    return entries
+    return _histogram_entries(source, tag, runs, axis,
+                              lambda values: {"values": compress(values, BASIS_POINTS)})
 
 
 # -- images, audio, text ---------------------------------------------------------------------------
