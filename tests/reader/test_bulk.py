@@ -9,7 +9,9 @@ the decoder has to recognise or refuse, with and without damage.
 
 from __future__ import annotations
 
+import contextlib
 import struct
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +59,26 @@ def assert_same_logdir(path: Path, **kwargs: object) -> None:
                 for x, y in zip(a2.values, b2.values):
                     assert x.dtype == y.dtype and x.shape == y.shape
                     assert x.tobytes() == y.tobytes() if x.dtype != object else x.tolist() == y.tolist()
+
+
+@contextlib.contextmanager
+def protobuf_rows() -> Iterator[list[int]]:
+    """Count the records that go through the protobuf path (Run._process_rows) while active."""
+    import tbnb.reader.run as run_module
+
+    calls: list[int] = []
+    real = run_module.Run._process_rows
+
+    def counting(self, buf, rows, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rows = list(rows)
+        calls.append(len(rows))
+        return real(self, buf, rows, *args, **kwargs)
+
+    run_module.Run._process_rows = counting  # type: ignore[method-assign]
+    try:
+        yield calls
+    finally:
+        run_module.Run._process_rows = real  # type: ignore[method-assign]
 
 
 @pytest.fixture
@@ -234,21 +256,8 @@ def test_real_writers(tmp_path: Path, small_bulk: None) -> None:
 def test_bulk_engages_on_a_large_scalar_log(tmp_path: Path, tf2: bool) -> None:
     """Without lowered thresholds: a real-sized scalar log is decoded by the bulk path."""
     write_scalar_logdir(tmp_path, runs=1, tags=4, steps=3000, tf2=tf2)
-    import tbnb.reader.run as run_module
-
-    calls: list[int] = []
-    real = run_module.Run._process_rows
-
-    def counting(self, buf, rows, *args, **kwargs):  # type: ignore[no-untyped-def]
-        rows = list(rows)
-        calls.append(len(rows))
-        return real(self, buf, rows, *args, **kwargs)
-
-    run_module.Run._process_rows = counting  # type: ignore[method-assign]
-    try:
+    with protobuf_rows() as calls:
         lg = tbnb.load(tmp_path)
-    finally:
-        run_module.Run._process_rows = real  # type: ignore[method-assign]
     assert len(lg.scalars("run_00", "group_0/metric_0")) == 3000
     assert sum(calls) < 100  # only the few odd records went through protobuf
     assert_same_logdir(tmp_path)
@@ -266,21 +275,8 @@ def test_media_log_is_walked_in_bulk_and_matches(tmp_path: Path) -> None:
                 if i % 5 == 0:
                     w.add_image("img", image, i, tf2=tf2)
                     w.add_text("notes", f"step {i}", i)
-    import tbnb.reader.run as run_module
-
-    calls: list[int] = []
-    real = run_module.Run._process_rows
-
-    def counting(self, buf, rows, *args, **kwargs):  # type: ignore[no-untyped-def]
-        rows = list(rows)
-        calls.append(len(rows))
-        return real(self, buf, rows, *args, **kwargs)
-
-    run_module.Run._process_rows = counting  # type: ignore[method-assign]
-    try:
+    with protobuf_rows() as calls:
         lg = tbnb.load(tmp_path)
-    finally:
-        run_module.Run._process_rows = real  # type: ignore[method-assign]
     assert len(lg.tensors("tf1", "w/a")) == 500 and lg.tensors("tf2", "w/b").step[-1] == 699
     assert sum(calls) < 20  # first values of each tag, and the file_version records
     assert_same_logdir(tmp_path)
