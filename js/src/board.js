@@ -516,6 +516,13 @@ class Board {
 }
 
 export default {
+  /** Per model, before any view: take plotly.js if the kernel sends it unasked (its first
+   * Board does, while it reads the logdir), so that the script runs before a view asks. */
+  initialize({ model }) {
+    model.on("msg:custom", (msg, buffers) => {
+      if (msg && msg.type === "plotly" && buffers && buffers.length) deliverPlotly(buffers[0]);
+    });
+  },
   render({ model, el }) {
     const board = new Board(model, el);
     return () => board.destroy();

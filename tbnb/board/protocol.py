@@ -49,6 +49,10 @@ Page -> kernel
                                 a card's full data for download (text in the reply)
 Kernel -> page
   {"type": "plotly", "version": str} + buffers [plotly.min.js bytes]
+                                the reply to {"type": "plotly"}; the first Board of a kernel
+                                also sends it unasked as soon as its comm opens, before it
+                                reads the logdir, so that the page runs plotly.js while the
+                                kernel reads (the page takes it from the model, view or not)
   {"type": "index", "runs": [{"name", "color", "start_time"}],
    "tags": [{"tag", "plugin", "runs": [str], "points": {run: n}}], "problems": [str]}
   {"type": "series", "id", "tag", "x_axis", "range",

@@ -74,6 +74,9 @@ Reply = tuple[dict[str, Any], list[Any]]
 #: Most data requests remembered for pushed replies (the least recently asked are dropped first).
 MAX_REMEMBERED = 256
 
+#: Whether a Board of this process has sent plotly.js unasked (see ``Board._push_plotly``).
+_plotly_pushed = False
+
 
 class _StrList(traitlets.List):
     """A list of strings that also accepts one string (``board.pinned = "loss"``)."""
@@ -183,6 +186,7 @@ class Board(anywidget.AnyWidget):
         self._hidden_in: int | None = None
         super().__init__(_esm=esm, _css=assets.read_styles(), **settings)  # validates the settings
         self.on_msg(Board._on_msg)
+        self._push_plotly()
         try:
             with self._tick_lock:
                 first = self._source.reload()
@@ -438,6 +442,25 @@ class Board(anywidget.AnyWidget):
         if handler is None:
             raise RequestError(f"unknown request type {kind!r}; expected one of {sorted(_HANDLERS)}")
         return handler(self, content)
+
+    def _push_plotly(self) -> None:
+        """Send plotly.js once per kernel, unasked, before the first read of the logdir.
+
+        A page asks for plotly.js only once its view renders, which is after the cell that
+        made the Board finishes; running the 4.8 MB script then takes seconds before any
+        chart can be drawn. Sent now, the page (anywidget delivers it to the model's
+        ``initialize`` even before a view exists) runs it while the kernel reads the logdir.
+        Once per process: later Boards, and a reloaded page, ask as before.
+        """
+        global _plotly_pushed
+        if _plotly_pushed or self.comm is None or not getattr(self.comm, "kernel", None):
+            return
+        try:
+            data, version = assets.plotly_js()
+        except RuntimeError:
+            return  # the page's own request will report it
+        _plotly_pushed = True
+        self.send({"type": "plotly", "version": version}, [data])
 
     def _reply_plotly(self, content: dict[str, Any]) -> Reply:
         try:

@@ -192,3 +192,40 @@ def test_requests_while_polling_are_thread_safe(make_board, writer, tmp_path: Pa
             append_loss(writer, range(5 + i, 6 + i))
     board.close()
     assert "Traceback" not in caplog.text and "failed" not in caplog.text
+
+
+def test_first_board_of_a_kernel_sends_plotly_before_reading(monkeypatch: pytest.MonkeyPatch, writer) -> None:
+    """Unasked, once per kernel, and before the logdir is read (so the page runs plotly.js while
+    the kernel reads); later Boards wait to be asked. Outside a kernel nothing is sent."""
+    from ipywidgets import comm as widget_comm
+
+    from tbnb.board import assets
+
+    events: list[Any] = []
+    monkeypatch.setattr(widget, "_plotly_pushed", False)
+    monkeypatch.setattr(widget.Board, "send", lambda self, content, buffers=None: events.append((content, buffers)))
+    reload = widget.MultiLogdir.reload
+    monkeypatch.setattr(widget.MultiLogdir, "reload", lambda self: events.append("read") or reload(self))
+
+    plain = widget.Board(writer.path.parent.parent, reload_interval=0)  # a comm without a kernel (a script)
+    plain.close()
+    assert events == ["read"]
+
+    create = widget_comm.create_comm
+
+    def kernel_comm(*args: Any, **kwargs: Any) -> Any:
+        made = create(*args, **kwargs)
+        made.kernel = object()  # what ipykernel's comms have: there is a front end to send to
+        return made
+
+    monkeypatch.setattr(widget_comm, "create_comm", kernel_comm)
+    events.clear()
+    boards = [widget.Board(writer.path.parent.parent, reload_interval=0) for _ in range(2)]
+    try:
+        (content, buffers), *rest = events
+        assert content["type"] == "plotly" and content["version"] == assets.plotly_js()[1]
+        assert bytes(buffers[0]) == assets.plotly_js()[0]
+        assert rest == ["read", "read"]  # sent before the first read; the second Board sends nothing
+    finally:
+        for board in boards:
+            board.close()
