@@ -42,9 +42,9 @@ Page -> kernel
    "range": [x0, x1] | null, "width": int}
                                 one card's data: every run's points of ``tag``; with ``range``
                                 the points with x in it (on the given axis), else all; at most
-                                about ``width`` points per run: min/max-preserving downsample,
-                                exact points when a series has no more than ``2 * width``
-                                points in range.
+                                about ``width`` points per run: min/max-preserving downsample
+                                (the min and max of each two pixel columns), exact points when
+                                a series has no more than ``width`` points in range.
   {"type": "csv" | "json", "id": int, "tag": str, "runs": [str]}
                                 a card's full data for download (text in the reply)
 Kernel -> page

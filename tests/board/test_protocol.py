@@ -102,7 +102,7 @@ def test_large_series_are_min_max_downsampled(make_board, big_logdir: Path) -> N
                                  "x_axis": "step", "range": None, "width": 150})
     s = reply["series"][0]
     assert (s["total"], s["exact"]) == (20_000, False)
-    assert s["sent"] == len(s["y"]) <= 2 * 150 + 2
+    assert s["sent"] == len(s["y"]) <= 150 + 2  # about one point per pixel
     assert s["y"].max() == full.value.max() and s["y"].min() == full.value.min()
     assert s["step"][0] == 0 and s["step"][-1] == 19_999 and s["y"][-1] == full.value[-1]
     assert np.all(np.diff(s["step"]) > 0)
@@ -112,7 +112,7 @@ def test_large_series_are_min_max_downsampled(make_board, big_logdir: Path) -> N
 def test_range_requests(make_board, big_logdir: Path) -> None:
     page = Page(make_board(big_logdir))
     tag = "group_0/metric_1"
-    ask = {"type": "series", "id": 2, "tag": tag, "runs": ["run_01"], "x_axis": "step", "width": 100}
+    ask = {"type": "series", "id": 2, "tag": tag, "runs": ["run_01"], "x_axis": "step", "width": 200}
     few = page.decoded({**ask, "range": [1000, 1150]})["series"][0]
     assert few["exact"] and few["total"] == few["sent"] == 151
     assert few["step"].tolist() == list(range(1000, 1151))
