@@ -21,7 +21,19 @@ const CONFIG = {
 };
 const GRID = "rgba(128,128,128,0.18)";
 const LINE = "rgba(128,128,128,0.45)";
+/** How long the smoothing weight must rest before the y axis and hover text follow it. */
+const SETTLE_MS = 200;
 const RAW_OPACITY = 0.25; // TensorBoard's opacity of the unsmoothed line
+
+/** A smoothed line's hover text; with smoothing on it also gives the raw value. */
+function hoverTemplate(line, on) {
+  const time = line.wall ? " · %{customdata[2]}" : "";
+  const value = on ? " (value %{customdata[0]:.4~g})" : "";
+  return `${line.name}: <b>%{y:.4~g}</b>${value} · step %{customdata[1]:,}${time}<extra></extra>`;
+}
+
+let smoothingWarmed = false; // once per page: see draw()
+
 const HOVER = new WeakMap(); // series -> plotly customdata (kept while the series is)
 
 function hoverOf(s) {
@@ -79,6 +91,7 @@ export class ScalarCard {
     this.error = null;
     this.loading = false;
     this.resizeFrame = null;
+    this.settleTimer = null;
     this.resizeMissed = false; // resized while off screen: resize when scrolled back
     this.pushes = new PushSlots(); // the "full" and "zoom" requests, for pushed replies
     this.build();
@@ -408,6 +421,8 @@ export class ScalarCard {
       const color = this.board.colorOf(run);
       const name = escapePlotly(run);
       const smoothed = smooth(s.y, smoothing);
+      // The raw line stays drawn when smoothing is off: it lies under the smoothed line, which
+      // then has the same values, so a weight crossing 0 changes y values only.
       traces.push({
         type: "scatter",
         mode: "lines",
@@ -417,10 +432,9 @@ export class ScalarCard {
         line: { color, width: 1 },
         opacity: RAW_OPACITY,
         hoverinfo: "skip",
-        visible: on,
         showlegend: false,
       });
-      const time = s.wall ? " · %{customdata[2]}" : "";
+      const line = { run, x: s.x, y: s.y, name, wall: Boolean(s.wall) };
       traces.push({
         type: "scatter",
         mode: "lines",
@@ -429,14 +443,11 @@ export class ScalarCard {
         y: smoothed,
         line: { color, width: 1.5 },
         customdata: hoverOf(s),
-        hovertemplate:
-          `${name}: <b>%{y:.4~g}</b>` +
-          (on ? " (value %{customdata[0]:.4~g})" : "") +
-          ` · step %{customdata[1]:,}${time}<extra></extra>`,
+        hovertemplate: hoverTemplate(line, on),
         showlegend: false,
       });
       this.smoothedTraces.push(traces.length - 1);
-      this.shown.push({ run, x: s.x, y: s.y });
+      this.shown.push(line);
       lines.push({ x: s.x, y: on ? smoothed : s.y });
     }
     this.smoothingOn = on;
@@ -458,6 +469,14 @@ export class ScalarCard {
       this.drawn = true;
       this.plot.on("plotly_relayout", (event) => this.onRelayout(event));
       this.plot.on("plotly_doubleclick", () => setTimeout(() => this.destroyed || this.board.setZoom(this.tag, null), 0));
+      if (!smoothingWarmed) {
+        // The first smoothing change on a page costs two to three times the later ones: V8 has
+        // not compiled plotly's transition path yet. One change to the same weight (same
+        // values), when the page is idle, makes the user's first slider move as quick.
+        smoothingWarmed = true;
+        const idle = globalThis.requestIdleCallback || ((fn) => setTimeout(fn, 500));
+        idle(() => this.visible && !this.destroyed && this.applySmoothing(), { timeout: 3000 });
+      }
     }
   }
 
@@ -471,7 +490,13 @@ export class ScalarCard {
     return this.visible && this.drawn && !this.needsDraw && this.smoothedWith !== this.board.settings.smoothing;
   }
 
-  /** The smoothing weight changed: only the smoothed lines (and the y domain) change. */
+  /**
+   * The smoothing weight changed: only the smoothed lines' values change at once, through
+   * plotly's transition path, which redraws just those traces (a full update also rebuilds the
+   * raw lines, axes and margins: about twice the time, too slow for a slider). The y axis and
+   * the hover text follow once the weight has rested for SETTLE_MS, so that a drag does not
+   * make the axis jump at every step.
+   */
   applySmoothing() {
     const Plotly = this.board.plotly;
     if (!this.drawn || !this.visible || !Plotly) {
@@ -480,20 +505,41 @@ export class ScalarCard {
     }
     const { smoothing } = this.board.settings;
     this.smoothedWith = smoothing;
-    if (smoothing > 0 !== this.smoothingOn) {
-      this.draw(); // raw lines appear or disappear, hover text changes
-      return;
+    // Plain arrays: plotly walks a frame's objects key by key, and a typed array's keys are
+    // its indices (3-4 ms per card here); an Array it passes over.
+    const ys = this.shown.map((line) => Array.from(smooth(line.y, smoothing)));
+    Plotly.animate(
+      this.plot,
+      { data: ys.map((y) => ({ y })), traces: this.smoothedTraces },
+      { mode: "immediate", transition: { duration: 0 }, frame: { duration: 0, redraw: false } },
+    );
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => this.settleSmoothing(), SETTLE_MS);
+  }
+
+  /** After the weight rested: fit the y range to the lines as drawn, and say "(value ...)" in
+   * the hover text exactly when smoothing is on. One update, only if something differs. */
+  settleSmoothing() {
+    const Plotly = this.board.plotly;
+    if (this.destroyed || !this.drawn || !Plotly) return;
+    const on = this.board.settings.smoothing > 0;
+    const data = {};
+    if (on !== this.smoothingOn) {
+      data.hovertemplate = this.shown.map((line) => hoverTemplate(line, on));
+      this.smoothingOn = on;
     }
-    const ys = this.shown.map((line) => smooth(line.y, smoothing));
-    const update = {};
+    const layout = {};
     if (!(this.zoom && this.zoom.y)) {
-      const range = this.yRange(this.shown.map((line, i) => ({ x: line.x, y: smoothing > 0 ? ys[i] : line.y })));
+      const lines = this.shown.map((line, i) => ({ x: line.x, y: this.plot.data[this.smoothedTraces[i]].y }));
+      const range = this.yRange(lines);
       const now = this.plot.layout && this.plot.layout.yaxis && this.plot.layout.yaxis.range;
       if (range && !(now && now[0] === range[0] && now[1] === range[1])) {
-        Object.assign(update, { "yaxis.range": range, "yaxis.autorange": false });
+        Object.assign(layout, { "yaxis.range": range, "yaxis.autorange": false });
       }
     }
-    Plotly.update(this.plot, { y: ys }, update, this.smoothedTraces);
+    if (!data.hovertemplate && !Object.keys(layout).length) return;
+    // Plotly.update, not relayout: a relayout event would be taken for a zoom by the user.
+    Plotly.update(this.plot, data, layout, this.smoothedTraces);
   }
 
   onRelayout(event) {
@@ -534,6 +580,7 @@ export class ScalarCard {
 
   destroy() {
     this.destroyed = true;
+    clearTimeout(this.settleTimer);
     this.board.requests.cancel(`${this.key}\u0000full`);
     this.board.requests.cancel(`${this.key}\u0000zoom`);
     if (this.resizeFrame !== null) cancelAnimationFrame(this.resizeFrame);

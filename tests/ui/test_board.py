@@ -135,9 +135,11 @@ CHART_JS = """
   if (!plot || !plot.classList.contains('js-plotly-plot') || !Array.isArray(plot.data)) return null;
   const full = plot._fullData || [];
   const xaxis = (plot._fullLayout && plot._fullLayout.xaxis) || {};
+  const yaxis = (plot._fullLayout && plot._fullLayout.yaxis) || {};
   return {
     sub: card.querySelector('.tbnb-card-sub').textContent,
     xrange: Array.isArray(xaxis.range) ? xaxis.range.slice() : null,
+    yrange: Array.isArray(yaxis.range) ? yaxis.range.slice() : null,
     autorange: xaxis.autorange,
     traces: plot.data.map((t, i) => ({
       name: t.name,
@@ -148,6 +150,7 @@ CHART_JS = """
       width: t.line && t.line.width,
       opacity: t.opacity,
       hoverinfo: t.hoverinfo,
+      hovertemplate: t.hovertemplate,
       fullColor: full[i] && full[i].line && full[i].line.color,
       fullVisible: full[i] ? full[i].visible : null,
     })),
@@ -185,6 +188,7 @@ class Chart:
     tag: str
     sub: str
     xrange: list | None
+    yrange: list | None
     autorange: Any
     traces: list[dict]
 
@@ -621,6 +625,27 @@ def test_settings_from_page(boards: Boards):
     for run, line in s.read_chart(cell, tag).lines().items():
         np.testing.assert_allclose(line.smoothed["y"], tensorboard_smooth(line.raw["y"], value),
                                    rtol=1e-12, atol=1e-15, err_msg=run)
+
+    # Smoothing off: the lines take the raw values at once; once the slider rests, the hover
+    # text drops "(value ...)" and the y axis is fitted to the raw lines (which lie in view).
+    slider.fill("0")
+    s.wait_chart(cell, tag, "return !!chart && chart.traces.every((t) => !/[(]value/.test(t.hovertemplate || ''));",
+                 timeout=10)
+    chart = s.read_chart(cell, tag)
+    raw_values = []
+    for run, line in chart.lines().items():
+        assert line.smoothed["y"] == line.raw["y"], f"{run}: smoothing 0 draws the raw values"
+        assert line.raw["fullVisible"] is True, f"{run}: the raw line stays drawn, under the other"
+        raw_values += line.raw["y"]
+    lo, hi = np.quantile(raw_values, [0.05, 0.95])
+    assert chart.yrange[0] <= lo and hi <= chart.yrange[1], (chart.yrange, lo, hi)
+    slider.fill(str(value))
+    s.wait_chart(cell, tag, "return !!chart && chart.traces.some((t) => /[(]value/.test(t.hovertemplate || ''));",
+                 timeout=10)
+    for run, line in s.read_chart(cell, tag).lines().items():
+        np.testing.assert_allclose(line.smoothed["y"], tensorboard_smooth(line.raw["y"], value),
+                                   rtol=1e-12, atol=1e-15, err_msg=f"{run} back to {value}")
+    s.run_until(C_STATE, "STATE", lambda v: v["smoothing"] == value, f"board.smoothing == {value} again")
 
     # The x axis select: relative time, then back to steps.
     select = pane.locator('select[aria-label="Horizontal axis"]')

@@ -1,6 +1,6 @@
 // Added to every page of the Board benchmark before any script runs (context.add_init_script).
 // When plotly.js sets globalThis.Plotly, wrap the calls the Board makes (react, newPlot, update,
-// restyle, Plots.resize) so that the benchmark sees how long each took and for which card. The
+// restyle, animate, Plots.resize) so that the benchmark sees how long each took and for which card. The
 // wrappers cost two performance.now() calls; nothing else about the page changes.
 (() => {
   if (Object.getOwnPropertyDescriptor(window, "__tbnbBenchPlotly")) return;
@@ -37,7 +37,7 @@
       value = v;
       if (v && P.definedAt === null) {
         P.definedAt = performance.now();
-        for (const name of ["react", "newPlot", "update", "restyle", "relayout", "purge"]) wrap(v, name, name);
+        for (const name of ["react", "newPlot", "update", "restyle", "relayout", "animate", "purge"]) wrap(v, name, name);
         wrap(v.Plots, "resize", "resize");
       }
     },
