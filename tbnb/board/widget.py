@@ -544,15 +544,55 @@ def _weak_call(obj: Any, method: Callable[[Any], object]) -> Callable[[], None]:
     return call
 
 
+def _cell_id() -> str | None:
+    """The front end's id of the running cell (JupyterLab and Notebook 7 send it with each
+    execution, ipykernel keeps the request); None outside a kernel or when not sent."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    kernel = getattr(get_ipython(), "kernel", None)
+    try:
+        parent = kernel.get_parent("shell") if kernel is not None else None
+    except Exception:  # an older or foreign kernel: no cell ids then
+        return None
+    cell = (parent or {}).get("metadata", {}).get("cellId")
+    return cell if isinstance(cell, str) and cell else None
+
+
+#: Boards shown by each cell (by cell id): the execution that showed them and weak references.
+_SHOWN: dict[str, tuple[int | None, list[weakref.ref[Board]]]] = {}
+
+
+def _close_earlier_boards(cell: str, execution: int | None) -> None:
+    """Close the Boards a previous execution of ``cell`` showed: re-running the cell replaced
+    their output, so nothing can see them any more, yet each would go on polling its logdir
+    and holding its data."""
+    earlier, refs = _SHOWN.get(cell, (execution, []))
+    if earlier == execution:
+        return
+    for ref in refs:
+        board = ref()
+        if board is not None:
+            board.close()
+    _SHOWN.pop(cell, None)
+
+
 def show(logdir: str | os.PathLike[str] | None = None, **kwargs: Any) -> Board:
     """Create a Board (same arguments), display it, and return it.
 
     ``board = tbnb.show("runs/")`` keeps a handle for settings, ``board.view`` and ``close()``;
-    as a cell's last line it is displayed once, not twice.
+    as a cell's last line it is displayed once, not twice. Running the cell again closes the
+    Boards it showed the time before (where the front end says which cell runs).
     """
     from IPython.display import display
 
+    cell, execution = _cell_id(), _execution_count()
+    if cell is not None:
+        _close_earlier_boards(cell, execution)
     board = Board(logdir, **kwargs)
+    if cell is not None:
+        _SHOWN.setdefault(cell, (execution, []))[1].append(weakref.ref(board))
     display(board)
-    board._hidden_in = _execution_count()
+    board._hidden_in = execution
     return board

@@ -18,9 +18,17 @@ jupyter_client = pytest.importorskip("jupyter_client")
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _run(kc, code: str, timeout: float = 30) -> list[dict]:
-    """Execute ``code``; return every IOPub message until the kernel is idle again."""
-    msg_id = kc.execute(code)
+def _run(kc, code: str, timeout: float = 30, cell_id: str | None = None) -> list[dict]:
+    """Execute ``code`` (as the cell ``cell_id`` of JupyterLab, which sends the id in the
+    request's metadata); return every IOPub message until the kernel is idle again."""
+    if cell_id is None:
+        msg_id = kc.execute(code)
+    else:
+        content = {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+                   "allow_stdin": False, "stop_on_error": True}
+        msg = kc.session.msg("execute_request", content, metadata={"cellId": cell_id})
+        kc.shell_channel.send(msg)
+        msg_id = msg["header"]["msg_id"]
     messages = []
     while True:
         msg = kc.get_iopub_msg(timeout=timeout)
@@ -39,9 +47,13 @@ def _custom(messages: list[dict], kind: str) -> list[dict]:
             and m["content"]["data"]["content"].get("type") == kind]
 
 
-def test_changed_messages_arrive_while_a_cell_is_busy(tmp_path: Path, bundle: Path) -> None:
+def _kernel():
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
-    km, kc = jupyter_client.manager.start_new_kernel(kernel_name="python3", cwd=str(REPO), env=env)
+    return jupyter_client.manager.start_new_kernel(kernel_name="python3", cwd=str(REPO), env=env)
+
+
+def test_changed_messages_arrive_while_a_cell_is_busy(tmp_path: Path, bundle: Path) -> None:
+    km, kc = _kernel()
     try:
         _run(kc, textwrap.dedent(f"""
             from pathlib import Path
@@ -70,6 +82,40 @@ def test_changed_messages_arrive_while_a_cell_is_busy(tmp_path: Path, bundle: Pa
                            "print([t.name for t in threading.enumerate() if t.name.startswith('tbnb-poll')])")
         printed = "".join(m["content"]["text"] for m in closing if m["msg_type"] == "stream")
         assert printed.strip() == "[]"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_rerunning_a_show_cell_closes_the_boards_it_showed(tmp_path: Path, bundle: Path) -> None:
+    """A cell run again replaces its output: the Boards of its previous run stop polling and
+    close; Boards shown by one run, or by other cells, stay. The kernel's first Board also
+    sends plotly.js unasked, the next ones do not."""
+    km, kc = _kernel()
+    try:
+        _run(kc, textwrap.dedent(f"""
+            from pathlib import Path
+            from tbnb.board import assets
+            assets.BUNDLE = Path({str(bundle)!r})
+            import tbnb
+            from tbnb.testing import EventWriter
+            w = EventWriter(Path({str(tmp_path)!r}) / "a", start_time=1e9)
+            w.add_scalar("loss", 0.0, 0, wall_time=1e9); w.flush()
+            shown = []
+        """))
+        show = f"shown.append(tbnb.show({str(tmp_path)!r}, reload_interval=0.05))"
+        first = _run(kc, f"{show}\n{show}", cell_id="cell-A")  # two Boards in one run
+        assert len(_custom(first, "plotly")) == 1
+        _run(kc, show, cell_id="cell-B")
+        again = _run(kc, show, cell_id="cell-A")
+        assert _custom(again, "plotly") == []
+        closed = [m["content"]["comm_id"] for m in again if m["msg_type"] == "comm_close"]
+        assert len(closed) == 2
+        state = _run(kc, "import threading; print([b.comm is None for b in shown], "
+                         "sum(t.name.startswith('tbnb-poll') for t in threading.enumerate()))")
+        printed = "".join(m["content"]["text"] for m in state if m["msg_type"] == "stream").strip()
+        assert printed == "[True, True, False, False] 2", printed
+        _run(kc, "for b in shown: b.close()")
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
