@@ -44,13 +44,15 @@ class _Cursor:
     """Positions of many records at once, with a flag for rows that left the known structure."""
 
     def __init__(self, a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
-        # pad so that every 10-byte varint window at a position up to len(a) is in range
-        self.a = np.concatenate([a, np.zeros(16, dtype=np.uint8)])
+        # No padded copy of the buffer (megabytes per batch): a varint window that would run
+        # past the buffer's end is read from its last 10 bytes and the row is flagged instead.
+        self.a = a
         self.limit = len(a)
         self.pos = starts.astype(np.int64)
         self.end = (starts + lengths).astype(np.int64)
         self.ok = np.ones(len(starts), dtype=bool)
-        self.windows = sliding_window_view(self.a, 10)
+        self.windows = sliding_window_view(a, 10)
+        self.last_window = len(a) - 10
 
     def move(self, where: np.ndarray, to: np.ndarray) -> None:
         """Move the rows in ``where`` to ``to`` (clamped into the buffer; overruns are not ok)."""
@@ -59,14 +61,14 @@ class _Cursor:
         self.pos = np.clip(to, 0, self.limit)
 
     def byte(self, at: np.ndarray) -> np.ndarray:
-        return self.a[np.clip(at, 0, self.limit)]
+        return self.a[np.clip(at, 0, self.limit - 1)]
 
     def varint(self, at: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(value, byte count) of the varint at ``at``; rows in ``where`` must hold a whole one."""
-        w = self.windows[np.clip(at, 0, self.limit)]
+        w = self.windows[np.clip(at, 0, self.last_window)]
         more = (w & 0x80) != 0
         count = np.argmin(more, axis=1) + 1
-        self.ok &= ~where | ~more.all(axis=1)
+        self.ok &= ~where | (~more.all(axis=1) & (at <= self.last_window))
         value = np.zeros(len(at), dtype=np.uint64)
         for i in range(int(count[where].max()) if where.any() else 0):
             part = (w[:, i] & 0x7F).astype(np.uint64) << np.uint64(7 * i)
@@ -93,7 +95,7 @@ def walk_values(buf: bytes, starts: np.ndarray, lengths: np.ndarray) -> BulkValu
     wall = np.zeros(m)
     if has_wall.any():
         idx = np.flatnonzero(has_wall)
-        wall[idx] = sliding_window_view(c.a, 8)[np.clip(c.pos[idx] + 1, 0, c.limit)].view("<f8").reshape(-1)
+        wall[idx] = sliding_window_view(c.a, 8)[np.clip(c.pos[idx] + 1, 0, len(c.a) - 8)].view("<f8").reshape(-1)
     c.move(has_wall, c.pos + 9)
     has_step = c.ok & (c.byte(c.pos) == 0x10)
     step_value, step_len = c.varint(c.pos + 1, has_step)
