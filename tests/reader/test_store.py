@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,54 @@ def test_reservoir_unbounded_and_preempting() -> None:
     r.add(Item(50, 1.0, "restart"))
     assert [it.step for it in r.items] == list(range(51))
     assert r.items[-1].payload == "restart"
+
+
+class _TensorBoardReservoir:
+    """TensorBoard's ``_ReservoirBucket`` (always_keep_last) with step preemption, as reference."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity, self.items, self.seen = capacity, [], 0
+        self.random = random.Random(0)
+
+    def add(self, step: int) -> None:
+        if self.items and self.items[-1] >= step:  # preemption: FilterItems(step < s)
+            before = len(self.items)
+            self.items = [s for s in self.items if s < step]
+            self.seen = int(round(self.seen * len(self.items) / before))
+        if len(self.items) < self.capacity:
+            self.items.append(step)
+        else:
+            r = self.random.randint(0, self.seen)
+            if r < self.capacity:
+                self.items.pop(r)
+                self.items.append(step)
+            else:
+                self.items[-1] = step
+        self.seen += 1
+
+
+def test_reservoirs_draw_as_their_own_random_0_while_sharing_draws() -> None:
+    """Series of one capacity share one sequence of draws; each must still keep exactly the
+    steps its own Random(0) would, also after a restart takes it off the shared sequence, and
+    whether its items come one by one or in batches."""
+    rng = np.random.default_rng(11)
+    caps = [5, 5, 7, 5, 300]
+    ours = [Reservoir(c) for c in caps]
+    refs = [_TensorBoardReservoir(c) for c in caps]
+    next_step = [0] * len(caps)
+    for round_ in range(60):
+        for k in rng.permutation(len(caps)).tolist():
+            if round_ in (25, 40) and k in (1, 4):  # a restart: steps go back, held ones preempted
+                next_step[k] = max(0, next_step[k] - int(rng.integers(5, 80)))
+            n = int(rng.integers(1, 90))
+            steps = np.arange(next_step[k], next_step[k] + n)
+            next_step[k] += n
+            if n % 3:
+                ours[k].add_many(steps, np.zeros(n), lambda i: None)
+            else:
+                for s in steps.tolist():
+                    ours[k].add(Item(s, 0.0, None))
+            for s in steps.tolist():
+                refs[k].add(s)
+            assert [it.step for it in ours[k].items] == refs[k].items, (round_, k)
+            assert ours[k].seen == refs[k].seen
