@@ -48,11 +48,21 @@ class Board {
     this.requests = new Requests((content) => model.send(content));
 
     // Keys pressed inside the board are the board's: without this, JupyterLab's and Notebook 7's
-    // command-mode shortcuts (which listen on the document) take arrow keys from a focused slider
-    // and A/B/X/D insert, cut or delete cells. The attribute asks Lumino to skip them; stopping
-    // the event also covers hosts that ignore it.
+    // command-mode shortcuts take arrow keys from a focused slider and A/B/X/D insert, cut or
+    // delete cells. JupyterLab handles keys as they bubble to the document: stopping them at the
+    // root is enough. Notebook 7 handles them on the way down, before the board sees them, and
+    // Lumino skips a binding only when an element carrying data-lm-suppress-shortcuts comes
+    // before one matching its selector, walking up from the target; the notebook's selector
+    // ("... :focus") matches the focused control itself, so the attribute goes on whatever
+    // takes focus in the board.
     this.root = h("div", { class: "tbnb", "data-lm-suppress-shortcuts": "true" });
     this.root.addEventListener("keydown", (event) => event.stopPropagation());
+    this.root.addEventListener("focusin", (event) => {
+      const target = event.target;
+      if (target instanceof Element && !target.hasAttribute("data-lm-suppress-shortcuts")) {
+        target.setAttribute("data-lm-suppress-shortcuts", "true");
+      }
+    });
     this.root.append(styleElement());
     this.header = new Header(this, () => this.toggleSettings());
     this.runSelector = new RunSelector(this);

@@ -655,17 +655,14 @@ def test_images(nb: Dash):
         expect(card.locator(".tbnb-step-text")).to_contain_text(f"step {last}")
 
 
-def test_step_slider_arrow_keys(nb: Dash, request: pytest.FixtureRequest):
+def test_step_slider_arrow_keys(nb: Dash):
     """A focused step slider moves with the arrow keys, as every range input does. In JupyterLab
     and Notebook 7 the notebook's command-mode shortcuts take the keys of any focused element in
     an output that is not a text field (selector ``.jp-Notebook.jp-mod-commandMode:not(
     .jp-mod-readWrite) :focus``): ArrowLeft/ArrowRight run notebook:move-cursor-heading-*, so
-    the slider does not move (and A, B, D D... would insert or delete cells). Lumino skips
-    shortcuts for targets inside an element with ``data-lm-suppress-shortcuts``."""
-    if nb.front_end == "notebook":
-        # Known, open: Notebook 7 handles shortcuts on the document before the board sees the key,
-        # and ignores data-lm-suppress-shortcuts; JupyterLab 4 passes. Strict: fixing it fails this.
-        request.applymarker(pytest.mark.xfail(strict=True, reason="Notebook 7 takes arrow keys from a focused slider"))
+    the slider does not move (and A, B, D D... would insert or delete cells). Lumino skips a
+    binding when ``data-lm-suppress-shortcuts`` is on an element between the target and the
+    one its selector matches: here that is the focused slider itself."""
     from playwright.sync_api import expect
 
     s, cell = nb, C_SHOW
