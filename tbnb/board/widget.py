@@ -554,7 +554,7 @@ def _cell_id() -> str | None:
     kernel = getattr(get_ipython(), "kernel", None)
     try:
         parent = kernel.get_parent("shell") if kernel is not None else None
-    except Exception:  # an older or foreign kernel: no cell ids then
+    except (AttributeError, TypeError):  # an older or foreign kernel: no cell ids then
         return None
     cell = (parent or {}).get("metadata", {}).get("cellId")
     return cell if isinstance(cell, str) and cell else None

@@ -188,7 +188,7 @@ class Reservoir:
     reads the numbers from ``_SharedDraws`` instead of drawing them again.
     """
 
-    __slots__ = ("capacity", "items", "seen", "_rng", "_shared_used")
+    __slots__ = ("_rng", "_shared_used", "capacity", "items", "seen")
 
     def __init__(self, capacity: int | None) -> None:
         self.capacity = capacity

@@ -105,7 +105,7 @@ class _TensorBoardReservoir:
         if self.items and self.items[-1] >= step:  # preemption: FilterItems(step < s)
             before = len(self.items)
             self.items = [s for s in self.items if s < step]
-            self.seen = int(round(self.seen * len(self.items) / before))
+            self.seen = round(self.seen * len(self.items) / before)
         if len(self.items) < self.capacity:
             self.items.append(step)
         else:
