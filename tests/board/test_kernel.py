@@ -52,19 +52,25 @@ def _kernel():
     return jupyter_client.manager.start_new_kernel(kernel_name="python3", cwd=str(REPO), env=env)
 
 
+def _setup(kc, logdir: Path, bundle: Path) -> None:
+    """In the kernel: tbnb with the test bundle, and ``w``, a writer of run "a" in ``logdir``
+    holding one point of "loss"."""
+    _run(kc, textwrap.dedent(f"""
+        from pathlib import Path
+        from tbnb.board import assets
+        assets.BUNDLE = Path({str(bundle)!r})
+        import tbnb
+        from tbnb.testing import EventWriter
+        w = EventWriter(Path({str(logdir)!r}) / "a", start_time=1e9)
+        w.add_scalar("loss", 0.0, 0, wall_time=1e9); w.flush()
+    """))
+
+
 def test_changed_messages_arrive_while_a_cell_is_busy(tmp_path: Path, bundle: Path) -> None:
     km, kc = _kernel()
     try:
-        _run(kc, textwrap.dedent(f"""
-            from pathlib import Path
-            from tbnb.board import assets
-            assets.BUNDLE = Path({str(bundle)!r})
-            import tbnb
-            from tbnb.testing import EventWriter
-            w = EventWriter(Path({str(tmp_path)!r}) / "a", start_time=1e9)
-            w.add_scalar("loss", 0.0, 0, wall_time=1e9); w.flush()
-            board = tbnb.show({str(tmp_path)!r}, reload_interval=0.05)
-        """))
+        _setup(kc, tmp_path, bundle)
+        _run(kc, f"board = tbnb.show({str(tmp_path)!r}, reload_interval=0.05)")
         training = _run(kc, textwrap.dedent("""
             import time
             for step in range(1, 21):  # a training loop: the kernel is busy throughout
@@ -93,16 +99,8 @@ def test_rerunning_a_show_cell_closes_the_boards_it_showed(tmp_path: Path, bundl
     sends plotly.js unasked, the next ones do not."""
     km, kc = _kernel()
     try:
-        _run(kc, textwrap.dedent(f"""
-            from pathlib import Path
-            from tbnb.board import assets
-            assets.BUNDLE = Path({str(bundle)!r})
-            import tbnb
-            from tbnb.testing import EventWriter
-            w = EventWriter(Path({str(tmp_path)!r}) / "a", start_time=1e9)
-            w.add_scalar("loss", 0.0, 0, wall_time=1e9); w.flush()
-            shown = []
-        """))
+        _setup(kc, tmp_path, bundle)
+        _run(kc, "shown = []")
         show = f"shown.append(tbnb.show({str(tmp_path)!r}, reload_interval=0.05))"
         first = _run(kc, f"{show}\n{show}", cell_id="cell-A")  # two Boards in one run
         assert len(_custom(first, "plotly")) == 1
