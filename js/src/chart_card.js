@@ -2,6 +2,7 @@
 // resizing, and fetching again when the x axis changes.
 
 import { Card } from "./card.js";
+import { PlotFit } from "./plot_fit.js";
 import { FONT } from "./style.js";
 
 export const CONFIG = {
@@ -60,27 +61,21 @@ export class ChartCard extends Card {
 
   setVisible(visible) {
     super.setVisible(visible);
-    if (visible && this.resizeMissed) this.resized(); // resized while off screen: fit it now
+    if (visible) this.fitter().shown();
   }
 
   /** The plot's box changed size: fit the chart to it (when next on screen if off it now). */
   resized() {
-    if (!this.drawn) return; // the first draw takes the box's size
-    if (!this.visible) {
-      this.resizeMissed = true;
-      return;
-    }
-    this.resizeMissed = false;
-    if (this.resizeFrame) return;
-    this.resizeFrame = requestAnimationFrame(() => {
-      this.resizeFrame = null;
-      const Plotly = this.board.plotly;
-      if (Plotly && this.drawn && !this.destroyed) Plotly.Plots.resize(this.plot);
-    });
+    this.fitter().resized();
+  }
+
+  fitter() {
+    if (!this.fit) this.fit = new PlotFit(this);
+    return this.fit;
   }
 
   destroy() {
-    if (this.resizeFrame) cancelAnimationFrame(this.resizeFrame);
+    if (this.fit) this.fit.destroy();
     const Plotly = this.board.plotly;
     if (Plotly && this.drawn) Plotly.purge(this.plot);
     super.destroy();

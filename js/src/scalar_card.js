@@ -5,6 +5,7 @@
 import { h, icon, iconButton } from "./dom.js";
 import { escapePlotly, formatCount, formatDateTime } from "./format.js";
 import { yDomain } from "./outliers.js";
+import { PlotFit } from "./plot_fit.js";
 import { PushSlots } from "./push.js";
 import { countPoints, fromMessage, hoverData, maxX, mergeZoom } from "./series.js";
 import { smooth } from "./smoothing.js";
@@ -90,9 +91,8 @@ export class ScalarCard {
     this.smoothedWith = null; // the weight the drawn smoothed lines use
     this.error = null;
     this.loading = false;
-    this.resizeFrame = null;
     this.settleTimer = null;
-    this.resizeMissed = false; // resized while off screen: resize when scrolled back
+    this.fit = new PlotFit(this);
     this.pushes = new PushSlots(); // the "full" and "zoom" requests, for pushed replies
     this.build();
     this.updateButtons();
@@ -187,7 +187,7 @@ export class ScalarCard {
     this.visible = visible;
     if (!visible) return;
     this.ensure();
-    if (this.resizeMissed) this.resized(); // resized while off screen: fit the new width now
+    this.fit.shown();
   }
 
   setNear(near) {
@@ -564,18 +564,7 @@ export class ScalarCard {
 
   /** The plot's box changed size: fit the chart to it (when next on screen if off it now). */
   resized() {
-    if (!this.drawn) return; // the first draw takes the box's size
-    if (!this.visible) {
-      this.resizeMissed = true;
-      return;
-    }
-    this.resizeMissed = false;
-    if (this.resizeFrame !== null) return;
-    this.resizeFrame = requestAnimationFrame(() => {
-      this.resizeFrame = null;
-      const Plotly = this.board.plotly;
-      if (Plotly && this.drawn && !this.destroyed) Plotly.Plots.resize(this.plot);
-    });
+    this.fit.resized();
   }
 
   destroy() {
@@ -583,7 +572,7 @@ export class ScalarCard {
     clearTimeout(this.settleTimer);
     this.board.requests.cancel(`${this.key}\u0000full`);
     this.board.requests.cancel(`${this.key}\u0000zoom`);
-    if (this.resizeFrame !== null) cancelAnimationFrame(this.resizeFrame);
+    this.fit.destroy();
     const Plotly = this.board.plotly;
     if (Plotly && this.drawn) Plotly.purge(this.plot);
     this.el.remove();
