@@ -4,6 +4,7 @@
 import { Card } from "./card.js";
 import { PlotFit } from "./plot_fit.js";
 import { FONT } from "./style.js";
+import { relativeUnit } from "./xaxis.js";
 
 export const CONFIG = {
   displayModeBar: false,
@@ -35,6 +36,24 @@ export class ChartCard extends Card {
       },
       uirevision: this.key,
     };
+  }
+
+  /**
+   * Ask for this card's reply of `type` (its run, the current x axis); keep `decode(entry)` with
+   * the axis and the unit of relative time, and draw. A reply for another axis is dropped.
+   */
+  loadRun(type, decode) {
+    const xAxis = this.board.settings.xAxis;
+    this.request("data", { type, tag: this.tag, runs: [this.run], x_axis: xAxis }, (msg) => {
+      if (msg.x_axis !== undefined && msg.x_axis !== this.board.settings.xAxis) return;
+      const entry = (msg.series || []).find((s) => s && s.run === this.run);
+      const data = decode(entry || {});
+      let max = 0;
+      for (const v of data.x) if (Number.isFinite(v) && v > max) max = v;
+      this.data = { ...data, axis: xAxis, unit: relativeUnit(max) };
+      this.loading = false;
+      this.draw();
+    });
   }
 
   /** {traces, layout} of the data (overridden). */

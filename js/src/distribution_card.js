@@ -6,21 +6,11 @@ import { AXIS, ChartCard } from "./chart_card.js";
 import { withAlpha } from "./colors.js";
 import { BAND_OPACITY, LABELS, distributionBands, fromDistributionMessage, rowOrder } from "./distribution.js";
 import { escapePlotly, formatCount } from "./format.js";
-import { relativeUnit, toDisplayX, xAxisLayout } from "./xaxis.js";
+import { toDisplayX, xAxisLayout } from "./xaxis.js";
 
 export class DistributionCard extends ChartCard {
   load() {
-    const xAxis = this.board.settings.xAxis;
-    this.request("data", { type: "distributions", tag: this.tag, runs: [this.run], x_axis: xAxis }, (msg) => {
-      if (msg.x_axis !== undefined && msg.x_axis !== this.board.settings.xAxis) return;
-      const entry = (msg.series || []).find((s) => s && s.run === this.run);
-      const data = fromDistributionMessage(entry || {});
-      let max = 0;
-      for (const v of data.x) if (Number.isFinite(v) && v > max) max = v;
-      this.data = { ...data, axis: xAxis, unit: relativeUnit(max) };
-      this.loading = false;
-      this.draw();
-    });
+    this.loadRun("distributions", fromDistributionMessage);
   }
 
   describe() {

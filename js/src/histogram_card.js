@@ -7,21 +7,11 @@ import { rampColor } from "./colors.js";
 import { escapePlotly, formatCount, formatDateTime } from "./format.js";
 import { fromHistogramMessage, offsetGeometry, overlayGeometry } from "./histogram.js";
 import { timeTicks } from "./ticks.js";
-import { relativeUnit, toDisplayX } from "./xaxis.js";
+import { toDisplayX } from "./xaxis.js";
 
 export class HistogramCard extends ChartCard {
   load() {
-    const xAxis = this.board.settings.xAxis;
-    this.request("data", { type: "histograms", tag: this.tag, runs: [this.run], x_axis: xAxis }, (msg) => {
-      if (msg.x_axis !== undefined && msg.x_axis !== this.board.settings.xAxis) return;
-      const entry = (msg.series || []).find((s) => s && s.run === this.run);
-      const data = entry ? fromHistogramMessage(entry) : fromHistogramMessage({});
-      let max = 0;
-      for (const v of data.x) if (Number.isFinite(v) && v > max) max = v;
-      this.data = { ...data, axis: xAxis, unit: relativeUnit(max) };
-      this.loading = false;
-      this.draw();
-    });
+    this.loadRun("histograms", fromHistogramMessage);
   }
 
   describe() {
