@@ -64,16 +64,40 @@ class _Cursor:
         return self.a[np.clip(at, 0, self.limit - 1)]
 
     def varint(self, at: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(value, byte count) of the varint at ``at``; rows in ``where`` must hold a whole one."""
+        """(value, byte count) of the varint at ``at``; rows in ``where`` must hold a whole one.
+
+        Byte by byte for the first three (a step below 2**21, a length below 2 MiB: nearly
+        every varint of a log), each pass only over the rows still going; longer ones from
+        10-byte windows.
+        """
+        a, last = self.a, self.limit - 1
+        byte = a[np.clip(at, 0, last)]
+        value = (byte & 0x7F).astype(np.uint64)
+        count = np.ones(len(at), dtype=np.int64)
+        going = np.flatnonzero(byte >= 0x80)
+        for i in range(1, 3):
+            if not len(going):
+                break
+            byte = a[np.clip(at[going] + i, 0, last)]
+            value[going] |= (byte & 0x7F).astype(np.uint64) << np.uint64(7 * i)
+            count[going] += 1
+            going = going[byte >= 0x80]
+        if len(going):
+            value[going], count[going], whole = self._long_varint(at[going])
+            self.ok[going] &= ~where[going] | whole
+        self.ok &= ~where | (at + count <= self.limit)  # every byte inside the buffer
+        return value, count
+
+    def _long_varint(self, at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(value, byte count, whether it ends within 10 bytes) from 10-byte windows."""
         w = self.windows[np.clip(at, 0, self.last_window)]
         more = (w & 0x80) != 0
         count = np.argmin(more, axis=1) + 1
-        self.ok &= ~where | (~more.all(axis=1) & (at <= self.last_window))
         value = np.zeros(len(at), dtype=np.uint64)
-        for i in range(int(count[where].max()) if where.any() else 0):
+        for i in range(int(count.max()) if len(at) else 0):
             part = (w[:, i] & 0x7F).astype(np.uint64) << np.uint64(7 * i)
             value |= np.where(i < count, part, np.uint64(0))
-        return value, count
+        return value, count, ~more.all(axis=1) & (at <= self.last_window)
 
     def field(self, key: int, where: np.ndarray) -> np.ndarray:
         """Step rows in ``where`` over a one-byte ``key`` and its varint length; return the length."""

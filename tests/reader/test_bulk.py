@@ -298,3 +298,38 @@ def test_large_records_follow_the_chain_and_match(seed: int) -> None:
     header = bytearray(buf)
     header[len(records[0]) + 2] ^= 0x10  # the second record's length: its header CRC fails
     assert_same_framing(bytes(header))
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        low, value = value & 0x7F, value >> 7
+        out.append(low | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def test_cursor_varints_of_every_length_and_at_the_buffer_end() -> None:
+    """The walker's varints, 1 to 10 bytes, decode as protobuf's; one that would run past the
+    buffer, or past 10 bytes, flags its row (protobuf then parses that record)."""
+    from tbnb.reader.values_bulk import _Cursor
+
+    rng = np.random.default_rng(5)
+    values = [0, 1, 127, 128, 300, 16_383, 16_384, (1 << 21) - 1, 1 << 21, 1 << 28, 1 << 35, 1 << 42,
+              1 << 49, 1 << 56, (1 << 63) + 5, (1 << 64) - 1] + rng.integers(0, 1 << 62, 40).tolist()
+    blob, at = b"", []
+    for v in values:
+        at.append(len(blob))
+        blob += _varint(int(v)) + b"\x00"
+    at.append(len(blob))
+    blob += b"\xff" * 11 + b"\x00"  # eleven continuation bytes: not a varint
+    at.append(len(blob))
+    blob += b"\xff\xff"  # a varint cut by the end of the buffer
+    a = np.frombuffer(blob, dtype=np.uint8)
+    where = np.ones(len(at), dtype=bool)
+    cursor = _Cursor(a, np.array(at), np.full(len(at), 12))
+    value, count = cursor.varint(np.array(at), where)
+    n = len(values)
+    assert value[:n].tolist() == [int(v) for v in values]
+    assert count[:n].tolist() == [len(_varint(int(v))) for v in values]
+    assert cursor.ok.tolist() == [True] * n + [False, False]
