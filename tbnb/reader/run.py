@@ -260,8 +260,8 @@ class Run:
         delta.points[tag] = delta.points.get(tag, 0) + 1
 
     def _add_items(self, tag: str, plugin: str, steps: np.ndarray, walls: np.ndarray,
-                   payload_of: Callable[[int], BlobRef | Record], delta: RunDelta) -> None:
-        self._series(tag, plugin).add_many(steps, walls, payload_of, self.purge)
+                   payloads_of: Callable[[list[int]], list[BlobRef | Record]], delta: RunDelta) -> None:
+        self._series(tag, plugin).add_many(steps, walls, payloads_of, self.purge)
         delta.points[tag] = delta.points.get(tag, 0) + len(steps)
 
     def _pending_for(self, tag: str) -> _Pending:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -100,6 +101,11 @@ class ScalarColumns:
             order = np.argsort(step, kind="stable")
             return step[order], wall[order], value[order]
         return step.copy(), wall.copy(), value.copy()
+
+
+#: ``tuple.__new__(Item, (step, wall, payload))``: a named tuple made without a Python-level
+#: ``__new__`` call, for the thousands a batch keeps.
+_tuple_new = tuple.__new__
 
 
 class BlobRef(NamedTuple):
@@ -214,9 +220,10 @@ class Reservoir:
                 self.items[-1] = item
         self.seen += 1
 
-    def add_many(self, steps: np.ndarray, walls: np.ndarray, payload_of: Callable[[int], Any],
+    def add_many(self, steps: np.ndarray, walls: np.ndarray, payloads_of: Callable[[list[int]], list[Any]],
                  preempt: bool = True) -> None:
-        """Offer many items in order; only the survivors' payloads are made (``payload_of(i)``).
+        """Offer many items in order; only the survivors' payloads are made, by one call of
+        ``payloads_of(indices)`` (a list of payloads, one per index given).
 
         The random draws depend only on how many items have been seen, not on the items, so
         they are made up front, and only the draws that evict an item (about ``capacity *
@@ -229,10 +236,13 @@ class Reservoir:
         increasing = n == 1 or bool(np.all(steps[1:] > steps[:-1]))
         if preempt and (not increasing or (self.items and self.items[-1].step >= int(steps[0]))):
             for i in range(n):
-                self.add(Item(int(steps[i]), float(walls[i]), payload_of(i)), preempt)
+                self.add(Item(int(steps[i]), float(walls[i]), payloads_of([i])[0]), preempt)
             return
         cap = self.capacity
+        # The slots are the items kept so far (a prefix of ``old`` of them) then indices of new
+        # ones: new ones only ever go to the end, and the last slot.
         slots: list[Item | int] = list(self.items)
+        old = len(slots)
         direct = n if cap is None else max(0, min(n, cap - len(slots)))
         slots.extend(range(direct))
         if direct < n:
@@ -243,16 +253,24 @@ class Reservoir:
             for offset in np.flatnonzero(np.asarray(draws) < cap).tolist():
                 i = direct + offset
                 if i - 1 > last_written:
+                    old -= len(slots) == old
                     slots[-1] = i - 1  # the items between evictions each replaced the last slot
-                del slots[draws[offset]]
+                r = draws[offset]
+                old -= r < old
+                del slots[r]
                 slots.append(i)
                 last_written = i
             if n - 1 > last_written:
+                old -= len(slots) == old
                 slots[-1] = n - 1
         self.seen += n
-        step_list, wall_list = steps.tolist(), walls.tolist()
-        self.items = [s if isinstance(s, Item) else Item(step_list[s], wall_list[s], payload_of(s))
-                      for s in slots]
+        new = slots[old:]
+        if not new:
+            self.items = slots  # type: ignore[assignment]  # all held items
+            return
+        index = np.asarray(new)
+        made = map(_tuple_new, repeat(Item), zip(steps[index].tolist(), walls[index].tolist(), payloads_of(new)))
+        self.items = slots[:old] + list(made)  # type: ignore[operator]
 
     def _draws(self, first: int, stop: int) -> list[int]:
         """``randint(0, s)`` for s in [first, stop), as this series' ``Random(0)`` gives them."""

@@ -134,12 +134,13 @@ def test_reservoirs_draw_as_their_own_random_0_while_sharing_draws() -> None:
             n = int(rng.integers(1, 90))
             steps = np.arange(next_step[k], next_step[k] + n)
             next_step[k] += n
-            if n % 3:
-                ours[k].add_many(steps, np.zeros(n), lambda i: None)
+            if n % 3:  # payloads are made for the survivors only, each of its own item
+                ours[k].add_many(steps, np.zeros(n), lambda index, steps=steps: [f"p{steps[i]}" for i in index])
             else:
                 for s in steps.tolist():
-                    ours[k].add(Item(s, 0.0, None))
+                    ours[k].add(Item(s, 0.0, f"p{s}"))
             for s in steps.tolist():
                 refs[k].add(s)
             assert [it.step for it in ours[k].items] == refs[k].items, (round_, k)
+            assert all(it.payload == f"p{it.step}" for it in ours[k].items)
             assert ours[k].seen == refs[k].seen
