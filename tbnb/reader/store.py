@@ -171,14 +171,15 @@ class _SharedDraws:
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self.rng = random.Random(0)
-        self.draws: list[int] = []
+        self.draws = np.empty(0, dtype=np.int64)
 
-    def take(self, start: int, count: int) -> list[int]:
+    def take(self, start: int, count: int) -> np.ndarray:
         """Draws ``start .. start + count - 1`` of the sequence (draw i is for s = capacity + i)."""
         need = start + count - len(self.draws)
         if need > 0:
             have = self.capacity + len(self.draws)
-            self.draws.extend(_randbelow_draws(self.rng, have, have + need))
+            more = _randbelow_draws(self.rng, have, have + max(need, len(self.draws)))  # doubling
+            self.draws = np.concatenate([self.draws, np.asarray(more, dtype=np.int64)])
         return self.draws[start : start + count]
 
 
@@ -212,7 +213,7 @@ class Reservoir:
             self.items.append(item)
         else:
             # TensorBoard draws from [0, seen] before counting this item.
-            r = self._draws(self.seen, self.seen + 1)[0]
+            r = int(self._draws(self.seen, self.seen + 1)[0])
             if r < cap:
                 self.items.pop(r)
                 self.items.append(item)
@@ -250,12 +251,12 @@ class Reservoir:
             seen = self.seen + direct
             draws = self._draws(seen, seen + n - direct)
             last_written = direct - 1
-            for offset in np.flatnonzero(np.asarray(draws) < cap).tolist():
+            evicting = np.flatnonzero(draws < cap)
+            for offset, r in zip(evicting.tolist(), draws[evicting].tolist()):
                 i = direct + offset
                 if i - 1 > last_written:
                     old -= len(slots) == old
                     slots[-1] = i - 1  # the items between evictions each replaced the last slot
-                r = draws[offset]
                 old -= r < old
                 del slots[r]
                 slots.append(i)
@@ -272,7 +273,7 @@ class Reservoir:
         made = map(_tuple_new, repeat(Item), zip(steps[index].tolist(), walls[index].tolist(), payloads_of(new)))
         self.items = slots[:old] + list(made)  # type: ignore[operator]
 
-    def _draws(self, first: int, stop: int) -> list[int]:
+    def _draws(self, first: int, stop: int) -> np.ndarray:
         """``randint(0, s)`` for s in [first, stop), as this series' ``Random(0)`` gives them."""
         cap = self.capacity
         assert cap is not None
@@ -289,7 +290,7 @@ class Reservoir:
             # draws left it in.
             self._rng = random.Random(0)
             _randbelow_draws(self._rng, cap, cap + self._shared_used)
-        return _randbelow_draws(self._rng, first, stop)
+        return np.asarray(_randbelow_draws(self._rng, first, stop), dtype=np.int64)
 
     def purge(self, step: int) -> int:
         """Drop items at steps >= ``step``, scaling the seen count by the fraction kept."""
