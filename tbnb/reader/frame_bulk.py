@@ -28,11 +28,14 @@ from .records import MAX_RECORD_LENGTH, Framed, Problem, frame, mask
 
 #: Below this many bytes the sequential framer is as fast and simpler.
 MIN_BULK_BYTES = 1 << 15
-#: Bytes framed first, sequentially, to see how large the records are.
-SAMPLE_BYTES = 1 << 16
-#: Records this long on average are framed sequentially: scanning every byte for proposals would
-#: cost more than one loop step per record.
-SEQUENTIAL_MEAN_LENGTH = 512
+#: Bytes framed first, sequentially, to see how large the records are (a few dozen records;
+#: framing them costs a Python step each, which a reload of a small append notices).
+SAMPLE_BYTES = 1 << 13
+SAMPLE_RECORDS = 16
+#: Records this long (the sample's median: one large graph or image at the start of a scalar
+#: log does not count) are framed by following the chain of lengths: scanning every byte for
+#: proposals would cost more than one loop step per record.
+SEQUENTIAL_MEDIAN_LENGTH = 512
 #: Groups of equal length smaller than this get one crc32c call per record too.
 MIN_GROUP = 8
 _WALL_TIME_KEY = 0x09
@@ -160,14 +163,29 @@ def _headers_ok(view: memoryview, heads: np.ndarray, stored: np.ndarray) -> bool
                for h, c in zip(heads.tolist(), stored.tolist()))
 
 
+def _typical_length(view: memoryview, path: str, base: int) -> float:
+    """Median length of the first records: at least SAMPLE_RECORDS of them when the buffer
+    has them, looking past a large first record (a graph) in a few more small steps."""
+    lengths: list[np.ndarray] = []
+    pos = count = 0
+    for _ in range(4):
+        piece = frame(view, path, base, start=pos, until=pos + SAMPLE_BYTES)
+        lengths.append(piece.lengths)
+        count += len(piece.lengths)
+        if count >= SAMPLE_RECORDS or piece.consumed <= pos:
+            break
+        pos = piece.consumed
+    found = np.concatenate(lengths)
+    return float(np.median(found)) if len(found) else 0.0
+
+
 def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed:
     """``records.frame`` for large buffers: bulk proposal and verification, sequential bridging."""
     view = memoryview(buf)
     n = len(view)
     if n < max(MIN_BULK_BYTES, 32):
         return frame(view, path, base)
-    sample = frame(view, path, base, until=SAMPLE_BYTES)
-    if len(sample.lengths) and sample.lengths.mean() >= SEQUENTIAL_MEAN_LENGTH:
+    if _typical_length(view, path, base) >= SEQUENTIAL_MEDIAN_LENGTH:
         # Few, large records: follow the chain of lengths one step per record, check in bulk.
         chained = _frame_chain(view, a_of(view))
         return chained if chained is not None else frame(view, path, base)

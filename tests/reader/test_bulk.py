@@ -333,3 +333,21 @@ def test_cursor_varints_of_every_length_and_at_the_buffer_end() -> None:
     assert value[:n].tolist() == [int(v) for v in values]
     assert count[:n].tolist() == [len(_varint(int(v))) for v in values]
     assert cursor.ok.tolist() == [True] * n + [False, False]
+
+
+@pytest.mark.parametrize("first", [0, 1, 3])
+def test_a_large_first_record_does_not_decide_how_a_log_is_framed(monkeypatch: pytest.MonkeyPatch,
+                                                                    first: int) -> None:
+    """A graph (or image) at the start of a log of small scalar records: the records are still
+    proposed in bulk, not followed one by one, and framed as ``frame`` does."""
+    chained = []
+    real_chain = frame_bulk_module._frame_chain
+    monkeypatch.setattr(frame_bulk_module, "_frame_chain", lambda *a: chained.append(1) or real_chain(*a))
+    big = [encode_record(event_pb2.Event(wall_time=1.0, graph_def=bytes(range(256)) * 400).SerializeToString())
+           for _ in range(first)]
+    small = [encode_record(event_pb2.Event(wall_time=2.0, step=s, summary=summary_pb2.Summary(
+        value=[summary_pb2.Summary.Value(tag="loss", simple_value=float(s))])).SerializeToString())
+        for s in range(5000)]
+    buf = b"".join(big + small)
+    assert_same_framing(buf)
+    assert chained == []
