@@ -464,6 +464,9 @@ export class ScalarCard {
     this.needsDraw = false;
     this.updateSub();
     const { traces, lines } = this.traces();
+    // A smoothing frame still queued (plotly runs them at its next animation frame) holds the
+    // lines of the old data: drop it before the new data is drawn.
+    if (this.drawn) Plotly.animate(this.plot, [], { mode: "immediate" }).catch(() => {});
     Plotly.react(this.plot, traces, this.layout(lines), CONFIG);
     if (!this.drawn) {
       this.drawn = true;
@@ -512,7 +515,7 @@ export class ScalarCard {
       this.plot,
       { data: ys.map((y) => ({ y })), traces: this.smoothedTraces },
       { mode: "immediate", transition: { duration: 0 }, frame: { duration: 0, redraw: false } },
-    );
+    ).catch(() => {}); // a newer weight or a redraw interrupts it: nothing to report
     clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => this.settleSmoothing(), SETTLE_MS);
   }
