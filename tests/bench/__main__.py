@@ -10,18 +10,17 @@ The Board in JupyterLab and Chromium (first draw, smoothing, saved size) is ``py
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from . import report
+from .cli import checkout, drive, loadavg, log
 from .datasets import (
     SCALARS_TENTH,
     SCALARS_TF1,
@@ -33,7 +32,7 @@ from .datasets import (
     scalar_tag,
     warm_page_cache,
 )
-from .measure import ROOT, HarnessError
+from .measure import ROOT
 from .peers import (
     require_tensorboard,
     rustboard_binary,
@@ -43,15 +42,9 @@ from .peers import (
     tbnb_incremental,
     tbnb_load,
 )
-from .report import as_json, format_report, summarise, targets
 
 #: Share of (a)'s events appended before timing ``reload()``.
 APPEND_FRACTION = 0.01
-
-
-def log(message: str) -> None:
-    """Progress goes to stderr; the report alone goes to stdout."""
-    print(message, file=sys.stderr, flush=True)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -76,27 +69,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _git_describe() -> str:
-    try:
-        done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=10, stdin=subprocess.DEVNULL, check=False)
-        return done.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
-def _loadavg() -> str:
-    """The 1-minute load average: these machines are shared, a busy one makes every figure noisy."""
-    try:
-        return f"{os.getloadavg()[0]:.1f}"
-    except OSError:
-        return "n/a"
-
-
 def _meta(args: argparse.Namespace) -> dict[str, Any]:
     return {"started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "repeat": args.repeat, "quick": args.quick,
             "cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
-            "rustboard": rustboard_version(), "checkout": _git_describe(), "loadavg_start": _loadavg()}
+            "rustboard": rustboard_version(), "checkout": checkout(), "loadavg_start": loadavg()}
 
 
 def _dataset_info(ds: Dataset, path: Path) -> dict[str, Any]:
@@ -173,35 +149,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return raw
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    """SIGTERM unwinds like Ctrl-C, so that every child and server started is stopped first."""
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark, print the report, write ``results.json``; see the module docstring."""
     args = parse_args(argv)
-    signal.signal(signal.SIGTERM, _interrupt)
-    began = time.perf_counter()
-    try:
-        raw = run(args)
-    except HarnessError as err:
-        log(f"benchmark failed: {err}")
-        return 2
-    except KeyboardInterrupt:  # children and servers have been stopped on the way out
-        log("interrupted")
-        return 130
-    summary = summarise(raw)
-    goals = targets(summary)
-    print(format_report(summary, goals, raw["meta"]), flush=True)
-    raw["meta"]["elapsed_s"] = time.perf_counter() - began
-    raw["meta"]["loadavg_end"] = _loadavg()
-    out = args.cache / "results.json"
-    out.write_text(json.dumps(as_json(raw, summary, goals), indent=2) + "\n")
-    log(f"results: {out} ({raw['meta']['elapsed_s']:.0f} s in all)")
-    if any(g.status == "ERROR" for g in goals):
-        return 2
-    return 1 if args.strict and any(g.status == "FAIL" for g in goals) else 0
+    return drive(args, run, report, args.cache / "results.json")
 
 
 if __name__ == "__main__":

@@ -17,26 +17,19 @@ itself fails. The Jupyter server, its kernels and Chromium are stopped however i
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from ..cli import checkout, command_output, drive, loadavg, log
 from ..datasets import SCALARS_TF1, ensure, event_bytes
-from ..measure import ROOT, HarnessError
-from .report import as_json, format_report, summarise, targets
+from ..measure import ROOT
+from . import report
 from .scenarios import one_board, plotly_eval_floor, saved_notebook
 from .session import session
-
-
-def log(message: str) -> None:
-    """Progress goes to stderr; the report alone goes to stdout."""
-    print(message, file=sys.stderr, flush=True)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -55,22 +48,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _command_output(cmd: list[str]) -> str:
-    try:
-        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=20,
-                              stdin=subprocess.DEVNULL, check=False)
-        return done.stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
-def _loadavg() -> str:
-    try:
-        return f"{os.getloadavg()[0]:.1f}"
-    except OSError:
-        return "n/a"
-
-
 def _meta(args: argparse.Namespace) -> dict[str, Any]:
     from importlib.metadata import version
 
@@ -78,9 +55,9 @@ def _meta(args: argparse.Namespace) -> dict[str, Any]:
             "python": platform.python_version(), "platform": platform.platform(),
             "jupyterlab": version("jupyterlab"), "anywidget": version("anywidget"), "plotly": version("plotly"),
             "playwright": version("playwright"),
-            "chromium": _command_output(["/usr/bin/chromium", "--version"]).replace("Chromium ", "").split()[0],
-            "checkout": _command_output(["git", "describe", "--always", "--dirty"]),
-            "loadavg_start": _loadavg(), "dataset": SCALARS_TF1.description, "bundle_start": _bundle()}
+            "chromium": command_output(["/usr/bin/chromium", "--version"]).replace("Chromium ", "").split()[0],
+            "checkout": checkout(),
+            "loadavg_start": loadavg(), "dataset": SCALARS_TF1.description, "bundle_start": _bundle()}
 
 
 def _bundle() -> dict[str, Any]:
@@ -120,36 +97,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return raw
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    """SIGTERM unwinds like Ctrl-C, so that the server, its kernels and Chromium are stopped."""
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    signal.signal(signal.SIGTERM, _interrupt)
-    began = time.perf_counter()
-    try:
-        raw = run(args)
-    except HarnessError as err:
-        log(f"benchmark failed: {err}")
-        return 2
-    except KeyboardInterrupt:
-        log("interrupted")
-        return 130
-    raw["meta"]["elapsed_s"] = time.perf_counter() - began
-    raw["meta"]["loadavg_end"] = _loadavg()
-    raw["meta"]["bundle_end"] = _bundle()
-    summary = summarise(raw)
-    goals = targets(summary)
-    print(format_report(summary, goals, raw["meta"]), flush=True)
-    out = args.cache / "board-results.json"
-    out.write_text(json.dumps(as_json(raw, summary, goals), indent=2) + "\n")
-    log(f"results: {out}; screenshots: {', '.join(Path(s).name for s in raw['screenshots']) or 'none'} "
-        f"({raw['meta']['elapsed_s']:.0f} s in all)")
-    if any(g.status == "ERROR" for g in goals):
-        return 2
-    return 1 if args.strict and any(g.status == "FAIL" for g in goals) else 0
+
+    def finish(raw: dict[str, Any]) -> None:
+        raw["meta"]["bundle_end"] = _bundle()
+
+    def done(raw: dict[str, Any], out: Path) -> str:
+        shots = ", ".join(Path(s).name for s in raw["screenshots"]) or "none"
+        return f"results: {out}; screenshots: {shots} ({raw['meta']['elapsed_s']:.0f} s in all)"
+
+    return drive(args, run, report, args.cache / "board-results.json", finish, done)
 
 
 if __name__ == "__main__":
