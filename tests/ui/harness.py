@@ -704,6 +704,34 @@ def cell_output(page, index: int):
     return page.locator(".jp-Notebook .jp-Cell").nth(index).locator(".jp-OutputArea")
 
 
+def printed_json(page, name: str, index: int, marker: str) -> Any:
+    """Run cell ``index`` and return the JSON it printed last on a line ``<marker> <json>``."""
+    run_cell(page, name, index)
+    text = cell_text(page, name, index)
+    found = re.findall(rf"^{re.escape(marker)} (.*)$", text, re.MULTILINE)
+    assert found, f"cell {index} printed no {marker} line: {text!r}"
+    return json.loads(found[-1])
+
+
+@dataclass
+class BoardPage:
+    """One front end's page with a notebook of Boards open: the server, the page, what the page
+    logged, and the logdir the notebook shows."""
+
+    server: JupyterServer
+    page: Any
+    log: BrowserLog
+    logdir: Path
+
+    @property
+    def front_end(self) -> str:
+        return self.server.front_end
+
+    def board(self, cell: int):
+        """Locator of the Board in the output of cell ``cell``."""
+        return cell_output(self.page, cell).locator(".tbnb")
+
+
 def screenshot(page, name: str, **kwargs) -> Path:
     """Save a PNG of the page to ``tests/artifacts/<name>.png`` and return its path.
     Extra keyword arguments go to ``page.screenshot`` (e.g. ``full_page=True``)."""

@@ -13,7 +13,6 @@ Chart data is read from plotly's own state on the chart element (``el.data``, ``
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import shlex
@@ -27,13 +26,14 @@ import numpy as np
 import pytest
 
 from .harness import (
+    BoardPage,
     BrowserLog,
     JupyterServer,
     assert_no_js_errors,
     assert_only_loopback,
-    cell_text,
     notebook_state,
     open_notebook,
+    printed_json,
     run_cell,
     screenshot,
     start_cell,
@@ -202,20 +202,9 @@ class Chart:
 
 
 @dataclass
-class Boards:
-    server: JupyterServer
-    page: Any
-    log: BrowserLog
-    logdir: Path
+class Boards(BoardPage):
     written: dict = field(default_factory=dict)  # run -> tag -> step -> float32 value
     rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(7))
-
-    @property
-    def front_end(self) -> str:
-        return self.server.front_end
-
-    def board(self, cell: int):
-        return self.page.locator(".jp-Notebook .jp-Cell").nth(cell).locator(".jp-OutputArea .tbnb")
 
     def card(self, cell: int, tag: str):
         return self.board(cell).locator(
@@ -252,11 +241,7 @@ class Boards:
 
     def run(self, cell: int, marker: str) -> Any:
         """Run ``cell`` and return the JSON it printed after ``marker``."""
-        run_cell(self.page, NB, cell)
-        text = cell_text(self.page, NB, cell)
-        found = re.findall(rf"^{marker} (.*)$", text, re.MULTILINE)
-        assert found, f"cell {cell} printed no {marker} line: {text!r}"
-        return json.loads(found[-1])
+        return printed_json(self.page, NB, cell, marker)
 
     def run_until(self, cell: int, marker: str, predicate: Callable[[Any], bool], what: str,
                   timeout: float = 15.0) -> Any:

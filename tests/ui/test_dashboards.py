@@ -16,7 +16,6 @@ i.e. what is drawn; images from their pixels (a canvas), audio from the <audio> 
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -27,12 +26,13 @@ import numpy as np
 import pytest
 
 from .harness import (
+    BoardPage,
     BrowserLog,
     JupyterServer,
     assert_no_js_errors,
     assert_only_loopback,
-    cell_text,
     open_notebook,
+    printed_json,
     run_cell,
     screenshot,
 )
@@ -382,19 +382,8 @@ AUDIT_JS = """
 
 
 @dataclass
-class Dash:
-    server: JupyterServer
-    page: Any
-    log: BrowserLog
-    logdir: Path
+class Dash(BoardPage):
     dialogs: list[str] = field(default_factory=list)
-
-    @property
-    def front_end(self) -> str:
-        return self.server.front_end
-
-    def board(self, cell: int):
-        return self.page.locator(".jp-Notebook .jp-Cell").nth(cell).locator(".jp-OutputArea .tbnb")
 
     def tab(self, cell: int, dashboard: str):
         return self.board(cell).locator(f'.tbnb-tabs .tbnb-tab[data-dashboard="{dashboard}"]')
@@ -425,11 +414,7 @@ class Dash:
         assert not stuck, f"{self.front_end}: cards not drawn within 15 s: {stuck}"
 
     def state(self) -> dict:
-        run_cell(self.page, NB, C_STATE)
-        text = cell_text(self.page, NB, C_STATE)
-        found = re.findall(r"^STATE (.*)$", text, re.MULTILINE)
-        assert found, f"the state cell printed {text!r}"
-        return json.loads(found[-1])
+        return printed_json(self.page, NB, C_STATE, "STATE")
 
     def pwned(self) -> Any:
         return self.page.evaluate("() => window.__pwned")
