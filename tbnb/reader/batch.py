@@ -29,11 +29,16 @@ if TYPE_CHECKING:
 _START = event_pb2.SessionLog.START
 
 
-def _groups(tags: np.ndarray) -> list[np.ndarray]:
-    """Positions of each tag's rows, in order, one array per tag."""
-    order = np.argsort(tags.astype(np.uint32) if tags.max(initial=0) < 1 << 32 else tags, kind="stable")
-    cuts = np.flatnonzero(np.diff(tags[order])) + 1
-    return np.split(order, cuts)
+def _groups(rows: np.ndarray, tags: np.ndarray, lo: int, hi: int) -> list[np.ndarray]:
+    """Positions of the bulk rows whose record index (``rows``, ascending) is in [lo, hi),
+    one array per tag (``tags``: each row's tag index), each in order."""
+    a, b = (int(i) for i in np.searchsorted(rows, [lo, hi]))
+    if a == b:
+        return []
+    part = tags[a:b]
+    order = np.argsort(part.astype(np.uint32) if part.max(initial=0) < 1 << 32 else part, kind="stable")
+    cuts = np.flatnonzero(np.diff(part[order])) + 1
+    return [sel + a for sel in np.split(order, cuts)]
 
 
 class BulkBatch:
@@ -108,11 +113,7 @@ class BulkBatch:
 
     def _scalar_segment(self, lo: int, hi: int) -> None:
         bulk, run = self.scalars, self.run_
-        a, b = np.searchsorted(bulk.rows, [lo, hi])
-        if a == b:
-            return
-        for sel in _groups(bulk.tag[a:b]):
-            sel = sel + a
+        for sel in _groups(bulk.rows, bulk.tag, lo, hi):
             name, tf2 = bulk.tags[int(bulk.tag[sel[0]])]
             plugin = run.plugins.get(name)
             if plugin is None and not tf2:  # a TF1 simple_value names its tag's plugin
@@ -128,11 +129,7 @@ class BulkBatch:
 
     def _value_segment(self, lo: int, hi: int) -> None:
         bulk, run = self.values, self.run_
-        a, b = np.searchsorted(bulk.rows, [lo, hi])
-        if a == b:
-            return
-        for sel in _groups(bulk.tag[a:b]):
-            sel = sel + a
+        for sel in _groups(bulk.rows, bulk.tag, lo, hi):
             name = bulk.tags[int(bulk.tag[sel[0]])]
             if name not in run.plugins:  # its first value names the plugin: let protobuf read it
                 self._general(bulk.rows[sel[:1]])
