@@ -55,6 +55,18 @@ def pairs(m, plugin: str) -> list[tuple[str, str]]:
     return found
 
 
+def sampled_values(m, lg, plugin: str):
+    """``(run, tag, step, ours, theirs)`` for every value the oracle keeps of ``plugin``, once
+    tbnb is seen to keep exactly the oracle's steps and wall times of that series."""
+    for run, tag in pairs(m, plugin):
+        events = m.Tensors(run, tag)
+        t = lg.tensors(run, tag)
+        np.testing.assert_array_equal(t.step, [e.step for e in events], err_msg=f"{run} {tag}")
+        np.testing.assert_array_equal(t.wall_time, [e.wall_time for e in events], err_msg=f"{run} {tag}")
+        for ours, event in zip(t.values, events):
+            yield run, tag, event.step, ours, tensor_util.make_ndarray(event.tensor_proto)
+
+
 def test_runs(oracle, lg):
     assert lg.runs() == sorted(oracle.Runs())
     assert len(lg.runs()) >= 3
@@ -103,47 +115,30 @@ def test_every_scalar(oracle, lg):
 
 def test_every_histogram(oracle, lg):
     n = 0
-    for run, tag in pairs(oracle, "histograms"):
-        events = oracle.Tensors(run, tag)
-        t = lg.tensors(run, tag)
-        np.testing.assert_array_equal(t.step, [e.step for e in events])
-        np.testing.assert_array_equal(t.wall_time, [e.wall_time for e in events])
-        for ours, event in zip(t.values, events):
-            theirs = tensor_util.make_ndarray(event.tensor_proto)
-            assert ours.shape == theirs.shape, (run, tag, event.step)
-            assert ours.dtype == np.float64
-            # the Python loader stores the migrated histogram as float32; tbnb keeps the doubles
-            np.testing.assert_array_equal(ours.astype(theirs.dtype), theirs)
-            np.testing.assert_allclose(ours, theirs, rtol=2**-23)
-            n += 1
+    for run, tag, step, ours, theirs in sampled_values(oracle, lg, "histograms"):
+        assert ours.shape == theirs.shape, (run, tag, step)
+        assert ours.dtype == np.float64
+        # the Python loader stores the migrated histogram as float32; tbnb keeps the doubles
+        np.testing.assert_array_equal(ours.astype(theirs.dtype), theirs)
+        np.testing.assert_allclose(ours, theirs, rtol=2**-23)
+        n += 1
     assert n > 100
 
 
 def test_every_image(oracle, lg):
     n = 0
-    for run, tag in pairs(oracle, "images"):
-        events = oracle.Tensors(run, tag)
-        t = lg.tensors(run, tag)
-        np.testing.assert_array_equal(t.step, [e.step for e in events])
-        np.testing.assert_array_equal(t.wall_time, [e.wall_time for e in events])
-        for ours, event in zip(t.values, events):
-            theirs = tensor_util.make_ndarray(event.tensor_proto)
-            assert ours.shape == theirs.shape
-            assert list(ours) == list(theirs)  # width, height, PNG bytes
-            n += 1
+    for _run, _tag, _step, ours, theirs in sampled_values(oracle, lg, "images"):
+        assert ours.shape == theirs.shape
+        assert list(ours) == list(theirs)  # width, height, PNG bytes
+        n += 1
     assert n >= 30
 
 
 def test_every_text(oracle, lg):
     n = 0
-    for run, tag in pairs(oracle, "text"):
-        events = oracle.Tensors(run, tag)
-        t = lg.tensors(run, tag)
-        np.testing.assert_array_equal(t.step, [e.step for e in events])
-        for ours, event in zip(t.values, events):
-            theirs = tensor_util.make_ndarray(event.tensor_proto)
-            assert ours.shape == theirs.shape and ours.tolist() == theirs.tolist()
-            n += 1
+    for _run, _tag, _step, ours, theirs in sampled_values(oracle, lg, "text"):
+        assert ours.shape == theirs.shape and ours.tolist() == theirs.tolist()
+        n += 1
     assert n >= 30
 
 
