@@ -68,6 +68,9 @@ def test_smoothing_is_clamped(make_board, small_logdir: Path, value: float, clam
     ("smoothing", math.nan), ("smoothing", "high"), ("x_axis", "time"), ("dashboard", "graphs"),
     ("runs", ["mnist/(unclosed"]), ("runs", ["ok", "*bad"]), ("run_colors", {"a": "red"}),
     ("run_colors", {"a": "#12345"}), ("card_width", 10), ("hidden_runs", [1]), ("log_y", "yes"),
+    ("card_types", ["scalars", "text"]), ("card_types", [1]), ("histogram_mode", "ridges"),
+    ("image_brightness", 2001), ("image_brightness", -1), ("image_brightness", 1.5), ("image_contrast", 5001),
+    ("image_contrast", -1), ("image_actual_size", "yes"), ("max_blob_bytes", -1), ("max_blob_bytes", "4MB"),
 ])
 def test_invalid_values_are_rejected(make_board, small_logdir: Path, name: str, value: object) -> None:
     b = make_board(small_logdir)
