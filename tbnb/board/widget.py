@@ -456,11 +456,11 @@ class Board(anywidget.AnyWidget):
         if _plotly_pushed or self.comm is None or not getattr(self.comm, "kernel", None):
             return
         try:
-            data, version = assets.plotly_js()
-        except RuntimeError:
+            content, buffers = self._reply_plotly({})
+        except RequestError:
             return  # the page's own request will report it
         _plotly_pushed = True
-        self.send({"type": "plotly", "version": version}, [data])
+        self.send(content, buffers)
 
     def _reply_plotly(self, content: dict[str, Any]) -> Reply:
         try:

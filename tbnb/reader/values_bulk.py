@@ -70,15 +70,14 @@ class _Cursor:
         every varint of a log), each pass only over the rows still going; longer ones from
         10-byte windows.
         """
-        a, last = self.a, self.limit - 1
-        byte = a[np.clip(at, 0, last)]
+        byte = self.byte(at)
         value = (byte & 0x7F).astype(np.uint64)
         count = np.ones(len(at), dtype=np.int64)
         going = np.flatnonzero(byte >= 0x80)
         for i in range(1, 3):
             if not len(going):
                 break
-            byte = a[np.clip(at[going] + i, 0, last)]
+            byte = self.byte(at[going] + i)
             value[going] |= (byte & 0x7F).astype(np.uint64) << np.uint64(7 * i)
             count[going] += 1
             going = going[byte >= 0x80]
