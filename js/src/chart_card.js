@@ -13,29 +13,33 @@ export const CONFIG = {
   showTips: false,
   responsive: false,
 };
-export const GRID = "rgba(128,128,128,0.18)";
-export const LINE = "rgba(128,128,128,0.45)";
+const GRID = "rgba(128,128,128,0.18)";
+const LINE = "rgba(128,128,128,0.45)";
 export const AXIS = { gridcolor: GRID, linecolor: LINE, showline: true, zeroline: false, ticks: "", automargin: true };
 
-export class ChartCard extends Card {
-  /** plotly layout keys every chart shares. */
-  baseLayout() {
-    const colors = this.board.colors;
-    return {
-      height: this.plot.clientHeight || (this.expanded ? 420 : 230),
-      margin: { l: 48, r: 12, t: 8, b: 28, pad: 2 },
-      showlegend: false,
-      paper_bgcolor: "rgba(0,0,0,0)",
-      plot_bgcolor: "rgba(0,0,0,0)",
+/** plotly layout keys every chart shares (scalar cards too): size, margins, theme colours. */
+export function baseLayout(card) {
+  const colors = card.board.colors;
+  return {
+    height: card.plot.clientHeight || (card.expanded ? 420 : 230),
+    margin: { l: 48, r: 12, t: 8, b: 28, pad: 2 },
+    showlegend: false,
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "rgba(0,0,0,0)",
+    font: { family: FONT, size: 11, color: colors.text },
+    hoverlabel: {
+      bgcolor: colors.background,
+      bordercolor: colors.border,
       font: { family: FONT, size: 11, color: colors.text },
-      hoverlabel: {
-        bgcolor: colors.background,
-        bordercolor: colors.border,
-        font: { family: FONT, size: 11, color: colors.text },
-        namelength: -1,
-      },
-      uirevision: this.key,
-    };
+      namelength: -1,
+    },
+    uirevision: card.key,
+  };
+}
+
+export class ChartCard extends Card {
+  baseLayout() {
+    return baseLayout(this);
   }
 
   /**

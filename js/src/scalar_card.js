@@ -2,6 +2,7 @@
 // per run, unified hover, box zoom that asks the kernel for the exact points of the range,
 // double-click to reset, and buttons: log y, pin, full width, download CSV/JSON.
 
+import { AXIS, CONFIG as CHART_CONFIG, baseLayout } from "./chart_card.js";
 import { h, icon, iconButton } from "./dom.js";
 import { escapePlotly, formatCount, formatDateTime } from "./format.js";
 import { yDomain } from "./outliers.js";
@@ -9,19 +10,10 @@ import { PlotFit } from "./plot_fit.js";
 import { PushSlots } from "./push.js";
 import { countPoints, fromMessage, hoverData, maxX, mergeZoom } from "./series.js";
 import { smooth } from "./smoothing.js";
-import { FONT } from "./style.js";
 import { fromDisplayRange, relativeUnit, toDisplayRange, toDisplayX, xAxisLayout } from "./xaxis.js";
 
-const CONFIG = {
-  displayModeBar: false,
-  displaylogo: false,
-  doubleClick: false, // handled here: a reset also drops the zoomed data and the view entry
-  scrollZoom: false,
-  showTips: false,
-  responsive: false,
-};
-const GRID = "rgba(128,128,128,0.18)";
-const LINE = "rgba(128,128,128,0.45)";
+// Double-click is handled here: a reset also drops the zoomed data and the view entry.
+const CONFIG = { ...CHART_CONFIG, doubleClick: false };
 /** How long the smoothing weight must rest before the y axis and hover text follow it. */
 const SETTLE_MS = 200;
 const RAW_OPACITY = 0.25; // TensorBoard's opacity of the unsmoothed line
@@ -374,34 +366,21 @@ export class ScalarCard {
     const { xAxis } = this.board.settings;
     const yRange = this.yRange(lines);
     const xRange = this.zoom && this.zoom.x ? toDisplayRange(this.zoom.x, xAxis, this.unit) : null;
-    const axisStyle = { gridcolor: GRID, linecolor: LINE, showline: true, zeroline: false, ticks: "", automargin: true };
     return {
-      height: this.plot.clientHeight || (this.expanded ? 420 : 230),
-      margin: { l: 48, r: 12, t: 8, b: 28, pad: 2 },
+      ...baseLayout(this),
       hovermode: "x unified",
       dragmode: "zoom",
-      showlegend: false,
-      paper_bgcolor: "rgba(0,0,0,0)",
-      plot_bgcolor: "rgba(0,0,0,0)",
-      font: { family: FONT, size: 11, color: this.board.colors.text },
-      hoverlabel: {
-        bgcolor: this.board.colors.background,
-        bordercolor: this.board.colors.border,
-        font: { family: FONT, size: 11, color: this.board.colors.text },
-        namelength: -1,
-      },
       xaxis: {
-        ...axisStyle,
+        ...AXIS,
         ...xAxisLayout(xAxis, this.unit),
         ...(xRange ? { range: xRange, autorange: false } : { autorange: true }),
       },
       yaxis: {
-        ...axisStyle,
+        ...AXIS,
         type: this.logY ? "log" : "linear",
         exponentformat: "e",
         ...(yRange ? { range: yRange, autorange: false } : { autorange: true }),
       },
-      uirevision: this.key,
     };
   }
 
