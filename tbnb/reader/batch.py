@@ -146,13 +146,13 @@ class BulkBatch:
                            self._payloads(self.starts[rows], self.lengths[rows], blob), self.delta)
 
     def _payloads(self, starts: np.ndarray, lengths: np.ndarray,
-                  blob: bool) -> Callable[[list[int]], list[BlobRef | Record]]:
+                  blob: bool) -> Callable[[np.ndarray], list[BlobRef | Record]]:
         """The reservoir's payload maker for these records: file positions of blobs (read when
         shown), or copies of the records' bytes. Built with C-level maps: a batch keeps
         thousands of them."""
         path, base, buf = self.path, self.base, self.buf
 
-        def payloads(index: list[int]) -> list[BlobRef | Record]:
+        def payloads(index: np.ndarray) -> list[BlobRef | Record]:
             at, size = starts[index], lengths[index]
             if blob:
                 fields = zip(repeat(path), (at + base).tolist(), size.tolist(), repeat(0))

@@ -260,7 +260,7 @@ class Run:
         delta.points[tag] = delta.points.get(tag, 0) + 1
 
     def _add_items(self, tag: str, plugin: str, steps: np.ndarray, walls: np.ndarray,
-                   payloads_of: Callable[[list[int]], list[BlobRef | Record]], delta: RunDelta) -> None:
+                   payloads_of: Callable[[np.ndarray], list[BlobRef | Record]], delta: RunDelta) -> None:
         self._series(tag, plugin).add_many(steps, walls, payloads_of, self.purge)
         delta.points[tag] = delta.points.get(tag, 0) + len(steps)
 

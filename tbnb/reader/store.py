@@ -187,6 +187,39 @@ _SHARED: dict[int, _SharedDraws] = {}
 _SHARED_LOCK = threading.Lock()  # runs reload on threads; their reservoirs share the sequences
 
 
+def _evolve(held: int, direct: int, n: int, draws: np.ndarray, cap: int) -> tuple[list[int], np.ndarray]:
+    """TensorBoard's reservoir steps for ``n`` offered items, on positions only.
+
+    ``held`` items are held, the first ``direct`` offered ones are appended without a draw and
+    ``draws[j]`` decides offered item ``direct + j``: below ``cap`` it evicts the slot it names
+    and is appended, otherwise it replaces the last slot. New items only ever go to the end, so
+    the result is a prefix of the held positions that stay plus the offered indices kept (both
+    ascending); only the draws that evict (about ``cap * log(n / cap)``) cost list operations.
+    """
+    slots = list(range(held + direct))  # held positions, then held + offered index
+    old = held  # the leading slots that are still held items
+    last_written = direct - 1
+    evicting = np.flatnonzero(draws < cap)
+    for offset, r in zip(evicting.tolist(), draws[evicting].tolist()):
+        i = direct + offset
+        if i - 1 > last_written:
+            old -= len(slots) == old
+            slots[-1] = held + i - 1  # the items between evictions each replaced the last slot
+        old -= r < old
+        del slots[r]
+        slots.append(held + i)
+        last_written = i
+    if n - 1 > last_written:
+        old -= len(slots) == old
+        slots[-1] = held + n - 1
+    return slots[:old], np.asarray(slots[old:], dtype=np.int64) - held
+
+
+#: Plans of reservoirs on the shared sequence, by (capacity, seen, held, offered).
+_PLANS: dict[tuple[int, int, int, int], tuple[list[int], np.ndarray]] = {}
+_MAX_PLANS = 4096
+
+
 class Reservoir:
     """TensorBoard's reservoir: a uniform sample of the stream that always keeps the latest item.
 
@@ -221,10 +254,10 @@ class Reservoir:
                 self.items[-1] = item
         self.seen += 1
 
-    def add_many(self, steps: np.ndarray, walls: np.ndarray, payloads_of: Callable[[list[int]], list[Any]],
+    def add_many(self, steps: np.ndarray, walls: np.ndarray, payloads_of: Callable[[np.ndarray], list[Any]],
                  preempt: bool = True) -> None:
         """Offer many items in order; only the survivors' payloads are made, by one call of
-        ``payloads_of(indices)`` (a list of payloads, one per index given).
+        ``payloads_of(indices)`` (an index array; a list of payloads, one per index).
 
         The random draws depend only on how many items have been seen, not on the items, so
         they are made up front, and only the draws that evict an item (about ``capacity *
@@ -237,41 +270,41 @@ class Reservoir:
         increasing = n == 1 or bool(np.all(steps[1:] > steps[:-1]))
         if preempt and (not increasing or (self.items and self.items[-1].step >= int(steps[0]))):
             for i in range(n):
-                self.add(Item(int(steps[i]), float(walls[i]), payloads_of([i])[0]), preempt)
+                self.add(Item(int(steps[i]), float(walls[i]), payloads_of(np.array([i]))[0]), preempt)
             return
         cap = self.capacity
-        # The slots are the items kept so far (a prefix of ``old`` of them) then indices of new
-        # ones: new ones only ever go to the end, and the last slot.
-        slots: list[Item | int] = list(self.items)
-        old = len(slots)
-        direct = n if cap is None else max(0, min(n, cap - len(slots)))
-        slots.extend(range(direct))
-        if direct < n:
+        held = len(self.items)
+        direct = n if cap is None else max(0, min(n, cap - held))
+        if direct == n:
+            kept, new = list(range(held)), np.arange(n)
+        else:
             assert cap is not None
-            seen = self.seen + direct
-            draws = self._draws(seen, seen + n - direct)
-            last_written = direct - 1
-            evicting = np.flatnonzero(draws < cap)
-            for offset, r in zip(evicting.tolist(), draws[evicting].tolist()):
-                i = direct + offset
-                if i - 1 > last_written:
-                    old -= len(slots) == old
-                    slots[-1] = i - 1  # the items between evictions each replaced the last slot
-                old -= r < old
-                del slots[r]
-                slots.append(i)
-                last_written = i
-            if n - 1 > last_written:
-                old -= len(slots) == old
-                slots[-1] = n - 1
+            kept, new = self._plan(cap, held, direct, n)
         self.seen += n
-        new = slots[old:]
-        if not new:
-            self.items = slots  # type: ignore[assignment]  # all held items
-            return
-        index = np.asarray(new)
-        made = map(_tuple_new, repeat(Item), zip(steps[index].tolist(), walls[index].tolist(), payloads_of(new)))
-        self.items = slots[:old] + list(made)  # type: ignore[operator]
+        made = map(_tuple_new, repeat(Item), zip(steps[new].tolist(), walls[new].tolist(), payloads_of(new)))
+        items = self.items
+        self.items = (items if len(kept) == held else [items[k] for k in kept]) + list(made)
+
+    def _plan(self, cap: int, held: int, direct: int, n: int) -> tuple[list[int], np.ndarray]:
+        """Which held items stay and which of ``n`` offered ones are kept, as ``_evolve`` says.
+
+        While on the shared sequence the draws, and so the plan, depend only on the capacity,
+        the count seen, the items held and the items offered: series logged together (every
+        layer's histogram at the same steps) get the same plan, made once (``_PLANS``).
+        """
+        seen = self.seen + direct
+        shared = self._rng is None and seen == cap + self._shared_used
+        key = (cap, seen, held, n)
+        plan = _PLANS.get(key) if shared else None
+        if plan is not None:
+            self._shared_used += n - direct
+            return plan
+        plan = _evolve(held, direct, n, self._draws(seen, seen + n - direct), cap)
+        if shared:
+            if len(_PLANS) >= _MAX_PLANS:
+                _PLANS.clear()
+            _PLANS[key] = plan
+        return plan
 
     def _draws(self, first: int, stop: int) -> np.ndarray:
         """``randint(0, s)`` for s in [first, stop), as this series' ``Random(0)`` gives them."""

@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+from tbnb.reader import store
 from tbnb.reader.store import Item, Reservoir, ScalarColumns
 
 
@@ -144,3 +145,33 @@ def test_reservoirs_draw_as_their_own_random_0_while_sharing_draws() -> None:
             assert [it.step for it in ours[k].items] == refs[k].items, (round_, k)
             assert all(it.payload == f"p{it.step}" for it in ours[k].items)
             assert ours[k].seen == refs[k].seen
+
+
+def test_series_offered_alike_share_one_plan_and_keep_their_own_items() -> None:
+    """Tags logged together (every layer's histogram at the same steps) get the same survivor
+    plan, made once; each series still keeps what its own Random(0) would, with its own payloads,
+    also one that a restart took off the shared sequence."""
+    store._PLANS.clear()
+    batches = [700, 300, 1, 250]
+    ours = {name: Reservoir(50) for name in ("a", "b", "c", "restarted")}
+    refs = {name: _TensorBoardReservoir(50) for name in ours}
+    start = 0
+    for round_, n in enumerate(batches):
+        for name in ours:
+            first = start
+            if name == "restarted" and round_ == 2:
+                first = start - 400  # steps go back: held items preempted, the count rescaled
+            steps = np.arange(first, first + n)
+            if name == "restarted" and round_ == 3:
+                steps = np.arange(start - 400 + 1, start - 400 + 1 + n)
+            ours[name].add_many(steps, steps * 0.5, lambda index, steps=steps, name=name:
+                                [f"{name}{steps[i]}" for i in index])
+            for s in steps.tolist():
+                refs[name].add(s)
+        start += n
+    for name, ours_ in ours.items():
+        assert [it.step for it in ours_.items] == refs[name].items, name
+        assert [it.payload for it in ours_.items] == [f"{name}{it.step}" for it in ours_.items]
+        assert [it.wall_time for it in ours_.items] == [it.step * 0.5 for it in ours_.items]
+    # one plan per batch shape on the shared sequence, not one per series
+    assert 0 < len(store._PLANS) <= len(batches)
