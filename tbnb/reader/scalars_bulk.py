@@ -197,21 +197,20 @@ def _steps(rows: np.ndarray, step: tuple[int, int] | None) -> np.ndarray:
     return out.view(np.int64)
 
 
-def _tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """(representative row of each distinct tag, tag index of every row)."""
+def tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """(representative row of each distinct tag, tag index of every row).
+
+    Only the columns where some tag differs from the first are compared, packed eight to a
+    uint64 key. A log has few tags: one comparison pass per tag beats sorting the keys.
+    """
     col, n = tag
     block = rows[:, col : col + n]
     varying = np.flatnonzero((block != block[0]).any(axis=0))
     if varying.size == 0:
         return np.zeros(1, dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
-    if varying.size > 8:
-        key = np.ascontiguousarray(block).view(f"V{n}").reshape(-1)
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        return first, inverse.reshape(-1)
-    key = np.zeros(len(rows), dtype=np.uint64)
-    for i, c in enumerate(varying.tolist()):
-        key |= block[:, c].astype(np.uint64) << np.uint64(8 * i)
-    # A log has few tags: one comparison pass per tag beats sorting the keys.
+    packed = np.zeros((len(rows), -(-varying.size // 8) * 8), dtype=np.uint8)
+    packed[:, : varying.size] = block[:, varying]
+    keys = packed.view("<u8")
     inverse = np.full(len(rows), -1, dtype=np.int64)
     reps: list[int] = []
     while len(reps) < 256:
@@ -219,9 +218,13 @@ def _tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.nda
         if not unassigned.size:
             return np.array(reps, dtype=np.int64), inverse
         first = int(unassigned[0])
-        inverse[key == key[first]] = len(reps)
+        same = keys[:, 0] == keys[first, 0]
+        for k in range(1, keys.shape[1]):
+            same &= keys[:, k] == keys[first, k]
+        inverse[same] = len(reps)
         reps.append(first)
-    _, first_idx, inv = np.unique(key, return_index=True, return_inverse=True)
+    _, first_idx, inv = np.unique(packed.view(f"V{packed.shape[1]}").reshape(-1), return_index=True,
+                                  return_inverse=True)
     return first_idx, inv.reshape(-1)
 
 
@@ -263,7 +266,7 @@ def _decode_group(rows: np.ndarray, buf: bytes, starts: np.ndarray, length: int,
 
 
 def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
-    reps, tag_index = _tag_ids(sub, layout.tag)
+    reps, tag_index = tag_ids(sub, layout.tag)
     tags: list[tuple[str, bool]] = []
     keep: np.ndarray | None = None
     col, n = layout.tag

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .frame_bulk import group_by_length
+from .scalars_bulk import tag_ids
 
 #: Summary.Value payload fields this walker knows (``simple_value`` is the scalar decoder's).
 PAYLOAD_FIELDS = {4: "image", 5: "histo", 6: "audio", 8: "tensor"}
@@ -167,14 +168,15 @@ def _tag_names(a: np.ndarray, start: np.ndarray, length: np.ndarray) -> tuple[li
     index = np.full(len(start), -1, dtype=np.int64)
     for n, group in group_by_length(length, 256):
         block = sliding_window_view(a, n)[start[group]]
-        keys = np.ascontiguousarray(block).view(f"V{n}").reshape(-1)
-        distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        local = np.full(len(distinct), -1, dtype=np.int64)
-        for i, r in enumerate(first.tolist()):
-            try:
-                name = bytes(block[r]).decode("utf-8")
-            except UnicodeDecodeError:
-                continue
-            local[i] = names.setdefault(name, len(names))
-        index[group] = local[inverse.reshape(-1)]
+        reps, inverse = tag_ids(block, (0, n))
+        local = np.array([_name(bytes(block[r]), names) for r in reps.tolist()], dtype=np.int64)
+        index[group] = local[inverse]
     return sorted(names, key=names.__getitem__), index
+
+
+def _name(raw: bytes, names: dict[str, int]) -> int:
+    """The index of a tag in ``names`` (added if new); -1 if it is not UTF-8 (protobuf's case)."""
+    try:
+        return names.setdefault(raw.decode("utf-8"), len(names))
+    except UnicodeDecodeError:
+        return -1

@@ -19,6 +19,7 @@ import pytest
 
 import tbnb
 from tbnb.reader import frame_bulk as frame_bulk_module
+from tbnb.reader import scalars_bulk
 from tbnb.reader.frame_bulk import frame_bulk
 from tbnb.reader.proto import event_pb2, summary_pb2, types_pb2
 from tbnb.reader.records import encode_record, frame
@@ -348,3 +349,34 @@ def test_a_large_first_record_does_not_decide_how_a_log_is_framed(monkeypatch: p
     buf = b"".join(big + small)
     assert_same_framing(buf)
     assert chained == []
+
+
+_TAG_POOLS = {
+    "one": [b"loss"],
+    "last byte": [b"w/layer_0/abc", b"w/layer_0/abd"],
+    "past the first key": [b"a" * 19, b"b" * 9 + b"a" * 10, b"b" * 9 + b"a" * 9 + b"b"],
+}
+
+
+@pytest.mark.parametrize("pool", ["one", "last byte", "past the first key", 7, 300])
+def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
+    """Tags of one length that differ in many columns (more than one 64-bit key holds: two tags
+    alike in the first eight differing columns), or in one byte only; past 256 distinct tags the
+    sorting fallback: every row gets the index of exactly its own tag, and each representative
+    row holds that tag."""
+    rng = np.random.default_rng(5)
+    if isinstance(pool, int):
+        names: set[bytes] = set()
+        while len(names) < pool:
+            names.add(bytes(rng.integers(97, 123, 19, dtype=np.uint8)))
+        tags = sorted(names)
+    else:
+        tags = [t.ljust(19, b"_") for t in _TAG_POOLS[pool]]
+    chosen = rng.integers(0, len(tags), 5000)
+    rows = np.zeros((5000, 25), dtype=np.uint8)
+    rows[:, 3:22] = np.frombuffer(b"".join(tags[i] for i in chosen.tolist()), dtype=np.uint8).reshape(-1, 19)
+    rows[:, :3] = rng.integers(0, 256, (5000, 3))  # other columns vary freely
+    reps, inverse = scalars_bulk.tag_ids(rows, (3, 19))
+    tag_of_rep = [bytes(rows[r, 3:22]) for r in reps.tolist()]
+    assert len(set(tag_of_rep)) == len(tag_of_rep) == len(set(chosen.tolist()))
+    assert [tag_of_rep[i] for i in inverse.tolist()] == [tags[i] for i in chosen.tolist()]
