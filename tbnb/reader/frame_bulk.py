@@ -31,6 +31,9 @@ MIN_BULK_BYTES = 1 << 15
 #: Bytes framed first, sequentially, to see how large the records are (a few dozen records;
 #: framing them costs a Python step each, which a reload of a small append notices).
 SAMPLE_BYTES = 1 << 13
+SAMPLE_PIECES = 4
+#: Bytes at most that the sample looks at.
+SAMPLE_SPAN = SAMPLE_PIECES * SAMPLE_BYTES
 SAMPLE_RECORDS = 16
 #: Records this long (the sample's median: one large graph or image at the start of a scalar
 #: log does not count) are framed by following the chain of lengths: scanning every byte for
@@ -168,7 +171,7 @@ def _typical_length(view: memoryview, path: str, base: int) -> float:
     has them, looking past a large first record (a graph) in a few more small steps."""
     lengths: list[np.ndarray] = []
     pos = count = 0
-    for _ in range(4):
+    for _ in range(SAMPLE_PIECES):
         piece = frame(view, path, base, start=pos, until=pos + SAMPLE_BYTES)
         lengths.append(piece.lengths)
         count += len(piece.lengths)
@@ -179,13 +182,19 @@ def _typical_length(view: memoryview, path: str, base: int) -> float:
     return float(np.median(found)) if len(found) else 0.0
 
 
+def large_records(view: memoryview, path: str = "", base: int = 0) -> bool:
+    """Whether the records at the start of ``view`` are large (images, histograms): they are
+    framed by following the chain, one step per record."""
+    return _typical_length(view, path, base) >= SEQUENTIAL_MEDIAN_LENGTH
+
+
 def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed:
     """``records.frame`` for large buffers: bulk proposal and verification, sequential bridging."""
     view = memoryview(buf)
     n = len(view)
     if n < max(MIN_BULK_BYTES, 32):
         return frame(view, path, base)
-    if _typical_length(view, path, base) >= SEQUENTIAL_MEDIAN_LENGTH:
+    if large_records(view, path, base):
         # Few, large records: follow the chain of lengths one step per record, check in bulk.
         chained = _frame_chain(view, a_of(view))
         return chained if chained is not None else frame(view, path, base)

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 from google.protobuf.message import DecodeError
@@ -18,7 +19,7 @@ from google.protobuf.message import DecodeError
 from . import compat
 from .batch import BulkBatch
 from .proto import event_pb2, summary_pb2
-from .frame_bulk import frame_bulk
+from .frame_bulk import SAMPLE_SPAN, frame_bulk, large_records
 from .records import Framed, Problem, frame
 from .scalars_bulk import decode_scalars
 from .values_bulk import BulkValues, walk_values
@@ -27,6 +28,9 @@ from .store import BlobRef, Item, Record, Reservoir, ScalarColumns
 #: Bytes read from a file at a time (a larger record grows the read until it fits). 8 MiB keeps
 #: the bulk paths efficient while bounding what each loading thread holds at once.
 READ_CHUNK = 8 << 20
+#: The same for logs of large records (images, histograms): their batches hold little besides the
+#: bytes, and each batch has fixed costs, as has each reservoir's look at a tag.
+LARGE_READ_CHUNK = 32 << 20
 _START = event_pb2.SessionLog.START
 GRAPH_TAG = "__run_graph__"
 #: Batches smaller than this skip the bulk decoder (protobuf is as fast for a few records).
@@ -82,6 +86,13 @@ class _Pending:
         return np.concatenate(s), np.concatenate(w), np.concatenate(v)
 
 
+def _chunk_for(fh: BinaryIO, offset: int) -> int:
+    """READ_CHUNK, or LARGE_READ_CHUNK where the records from ``offset`` on are large (the
+    bulk framer's test, on their first few records)."""
+    fh.seek(offset)
+    return LARGE_READ_CHUNK if large_records(memoryview(fh.read(SAMPLE_SPAN)), "", offset) else READ_CHUNK
+
+
 class Run:
     """The data of one run directory."""
 
@@ -134,8 +145,11 @@ class Run:
             with open(path, "rb") as fh:
                 chunk = READ_CHUNK
                 while state.offset < size:
+                    left = size - state.offset
+                    if chunk == READ_CHUNK < left:
+                        chunk = _chunk_for(fh, state.offset)
                     fh.seek(state.offset)
-                    buf = fh.read(min(chunk, size - state.offset))
+                    buf = fh.read(min(chunk, left))
                     if not buf:
                         break
                     framed = (frame_bulk if self.bulk else frame)(buf, str(path), state.offset)

@@ -380,3 +380,33 @@ def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
     tag_of_rep = [bytes(rows[r, 3:22]) for r in reps.tolist()]
     assert len(set(tag_of_rep)) == len(tag_of_rep) == len(set(chosen.tolist()))
     assert [tag_of_rep[i] for i in inverse.tolist()] == [tags[i] for i in chosen.tolist()]
+
+
+def test_logs_of_large_records_are_read_in_larger_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A media log is read in LARGE_READ_CHUNK pieces (fewer batches, each reservoir looks at a
+    tag fewer times), a scalar log in READ_CHUNK pieces; both as the sequential path reads them."""
+    import tbnb.reader.run as run_module
+
+    monkeypatch.setattr(run_module, "READ_CHUNK", 1 << 16)
+    monkeypatch.setattr(run_module, "LARGE_READ_CHUNK", 1 << 20)
+    batches: dict[str, list[int]] = {"media": [], "run_00": []}
+    real = run_module.Run._process
+
+    def counting(self, buf, framed, path, base, delta):  # type: ignore[no-untyped-def]
+        batches[Path(path).parent.name].append(len(buf))
+        return real(self, buf, framed, path, base, delta)
+
+    monkeypatch.setattr(run_module.Run, "_process", counting)
+    rng = np.random.default_rng(3)
+    with EventWriter(tmp_path / "media") as w:
+        for i in range(600):
+            w.add_histogram("w/a", rng.normal(size=50), i)
+            if i % 50 == 0:
+                w.add_image("img", rng.integers(0, 255, (16, 16, 3), dtype=np.uint8), i)
+    write_scalar_logdir(tmp_path, runs=1, tags=4, steps=2000)  # run_00
+    media_size = sum(p.stat().st_size for p in (tmp_path / "media").iterdir())
+    assert (1 << 16) * 4 < media_size < 1 << 20
+    tbnb.Logdir(tmp_path).reload()
+    assert batches["media"] == [media_size]
+    assert len(batches["run_00"]) > 3 and max(batches["run_00"]) <= 1 << 16
+    assert_same_logdir(tmp_path)
