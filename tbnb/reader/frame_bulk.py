@@ -55,8 +55,10 @@ def _length_crc_table() -> np.ndarray:
 _LENGTH_CRC = _length_crc_table()
 
 
-def group_by_length(lengths: np.ndarray, limit: int = 1 << 16) -> list[tuple[int, np.ndarray]]:
-    """``(length, indices)`` for each distinct length below ``limit``, in O(n) passes.
+def group_by_length(lengths: np.ndarray, limit: int = 1 << 16,
+                    min_count: int = 1) -> list[tuple[int, np.ndarray]]:
+    """``(length, indices)`` for each distinct length below ``limit`` held by at least
+    ``min_count`` rows, in O(n) passes.
 
     Logs have few distinct record lengths, so a count and one comparison per length beats
     sorting; with many lengths a radix sort on 16-bit keys does it in one pass.
@@ -65,7 +67,9 @@ def group_by_length(lengths: np.ndarray, limit: int = 1 << 16) -> list[tuple[int
     if not small.any():
         return []
     counts = np.bincount(lengths[small])
-    distinct = np.flatnonzero(counts)
+    distinct = np.flatnonzero(counts >= min_count)
+    if min_count > 1:
+        return [(int(n), np.flatnonzero(lengths == n)) for n in distinct.tolist()]
     if len(distinct) <= 32:
         return [(int(n), np.flatnonzero(lengths == n)) for n in distinct.tolist()]
     index = np.flatnonzero(small)

@@ -28,16 +28,23 @@ MAX_LENGTH = 512
 
 
 @dataclass(frozen=True)
-class Layout:
-    """Where a template record keeps its fields (byte columns within the record)."""
+class Template:
+    """Where a template record keeps the fields every kind of template reads (byte columns
+    within the record), and which bytes decide that another record parses alike."""
 
     wall: int | None
     step: tuple[int, int] | None  # column, varint length
     tag: tuple[int, int]  # column, length
-    value: tuple[int, str]  # column, numpy dtype of the value
-    tf2: bool
     structural: tuple[int, ...]  # columns whose bytes must equal the template's
     continuation: tuple[int, ...]  # varint columns whose top bit must equal the template's
+
+
+@dataclass(frozen=True)
+class Layout(Template):
+    """A one-scalar record's template: also where its value is."""
+
+    value: tuple[int, str]  # column, numpy dtype of the value
+    tf2: bool
 
 
 @dataclass
@@ -52,11 +59,12 @@ class BulkScalars:
     value: np.ndarray
 
 
-class _NotScalar(Exception):
-    pass
+class NoTemplate(Exception):
+    """The record is not one the template being built can describe."""
 
 
-def _varint(data: bytes, pos: int, end: int) -> tuple[int, int]:
+def varint(data: bytes, pos: int, end: int) -> tuple[int, int]:
+    """(value, next position) of the varint at ``pos``; NoTemplate past ``end`` or 10 bytes."""
     result = shift = 0
     while pos < end and shift < 70:
         b = data[pos]
@@ -65,7 +73,7 @@ def _varint(data: bytes, pos: int, end: int) -> tuple[int, int]:
         if not b & 0x80:
             return result, pos
         shift += 7
-    raise _NotScalar
+    raise NoTemplate
 
 
 class _Walker:
@@ -77,15 +85,15 @@ class _Walker:
         self.continuation: list[int] = []
 
     def key(self, pos: int, end: int) -> tuple[int, int, int]:
-        key, nxt = _varint(self.data, pos, end)
+        key, nxt = varint(self.data, pos, end)
         self.structural.extend(range(pos, nxt))
         return key >> 3, key & 7, nxt
 
     def length(self, pos: int, end: int) -> tuple[int, int]:
-        n, nxt = _varint(self.data, pos, end)
+        n, nxt = varint(self.data, pos, end)
         self.structural.extend(range(pos, nxt))
         if nxt + n > end:
-            raise _NotScalar
+            raise NoTemplate
         return n, nxt
 
     def fields(self, pos: int, end: int) -> list[tuple[int, int, int]]:
@@ -95,22 +103,22 @@ class _Walker:
         while pos < end:
             field, wire, pos = self.key(pos, end)
             if field in seen:
-                raise _NotScalar
+                raise NoTemplate
             seen.add(field)
             out.append((field, wire, pos))
             if wire == 0:
-                _, pos = _varint(self.data, pos, end)
+                _, pos = varint(self.data, pos, end)
             elif wire == 1:
                 pos += 8
             elif wire == 5:
                 pos += 4
             elif wire == 2:
-                n, pos = _varint(self.data, pos, end)
+                n, pos = varint(self.data, pos, end)
                 pos += n
             else:
-                raise _NotScalar
+                raise NoTemplate
         if pos != end:
-            raise _NotScalar
+            raise NoTemplate
         return out
 
 
@@ -120,26 +128,26 @@ def _tensor(w: _Walker, pos: int, end: int) -> tuple[int, str]:
     values: list[tuple[int, str]] = []
     for field, wire, p in w.fields(pos, end):
         if field == 1 and wire == 0:
-            code, nxt = _varint(w.data, p, end)
+            code, nxt = varint(w.data, p, end)
             w.structural.extend(range(p, nxt))
             if code not in (types_pb2.DT_FLOAT, types_pb2.DT_DOUBLE):
-                raise _NotScalar
+                raise NoTemplate
             dtype = "<f4" if code == types_pb2.DT_FLOAT else "<f8"
         elif field == 2 and wire == 2:
             n, _ = w.length(p, end)
             if n:
-                raise _NotScalar  # a shape with dimensions
+                raise NoTemplate  # a shape with dimensions
         elif field in (4, 5, 6) and wire == 2:  # tensor_content, packed float_val / double_val
             n, q = w.length(p, end)
             if n not in (4, 8) or (field == 5 and n != 4) or (field == 6 and n != 8):
-                raise _NotScalar
+                raise NoTemplate
             values.append((q, "<f4" if n == 4 else "<f8"))
         elif (field, wire) in ((5, 5), (6, 1)):  # unpacked float_val / double_val
             values.append((p, "<f4" if wire == 5 else "<f8"))
         else:
-            raise _NotScalar
+            raise NoTemplate
     if dtype is None or len(values) != 1 or values[0][1] != dtype:
-        raise _NotScalar
+        raise NoTemplate
     return values[0]
 
 
@@ -153,14 +161,14 @@ def template(data: bytes) -> Layout | None:
             if field == 1 and wire == 1:
                 wall = p
             elif field == 2 and wire == 0:
-                _, nxt = _varint(data, p, len(data))
+                _, nxt = varint(data, p, len(data))
                 step = (p, nxt - p)
                 w.continuation.extend(range(p, nxt))
             elif field == 5 and wire == 2:
                 n, q = w.length(p, len(data))
                 values = w.fields(q, q + n)
                 if len(values) != 1 or values[0][:2] != (1, 2):
-                    raise _NotScalar
+                    raise NoTemplate
                 vn, vq = w.length(values[0][2], q + n)
                 for f2, wire2, p2 in w.fields(vq, vq + vn):
                     if f2 == 1 and wire2 == 2:
@@ -172,22 +180,22 @@ def template(data: bytes) -> Layout | None:
                         sn, sq = w.length(p2, vq + vn)
                         value, tf2 = _tensor(w, sq, sq + sn), True
                     else:
-                        raise _NotScalar
+                        raise NoTemplate
             else:
-                raise _NotScalar
-    except (_NotScalar, IndexError):
+                raise NoTemplate
+    except (NoTemplate, IndexError):
         return None
     if tag is None or value is None or tag[1] == 0:
         return None
-    return Layout(wall, step, tag, value, tf2, tuple(sorted(set(w.structural))), tuple(w.continuation))
+    return Layout(wall, step, tag, tuple(sorted(set(w.structural))), tuple(w.continuation), value, tf2)
 
 
-def _column(rows: np.ndarray, col: int, dtype: str) -> np.ndarray:
+def column(rows: np.ndarray, col: int, dtype: str) -> np.ndarray:
     size = np.dtype(dtype).itemsize
     return np.ascontiguousarray(rows[:, col : col + size]).view(dtype).reshape(-1)
 
 
-def _steps(rows: np.ndarray, step: tuple[int, int] | None) -> np.ndarray:
+def steps_of(rows: np.ndarray, step: tuple[int, int] | None) -> np.ndarray:
     if step is None:
         return np.zeros(len(rows), dtype=np.int64)
     col, k = step
@@ -278,9 +286,9 @@ def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
             bad = tag_index == i  # protobuf rejects these records and reports them
             keep = ~bad if keep is None else keep & ~bad
     vcol, vtype = layout.value
-    value = _column(sub, vcol, vtype).astype(np.float64)
-    wall = _column(sub, layout.wall, "<f8") if layout.wall is not None else np.zeros(len(sub))
-    step = _steps(sub, layout.step)
+    value = column(sub, vcol, vtype).astype(np.float64)
+    wall = column(sub, layout.wall, "<f8") if layout.wall is not None else np.zeros(len(sub))
+    step = steps_of(sub, layout.step)
     if keep is not None:
         return taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep]
     return taken, tags, tag_index, step, wall, value
