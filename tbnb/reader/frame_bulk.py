@@ -122,21 +122,27 @@ def a_of(view: memoryview) -> np.ndarray:
 
 
 def _frame_chain(view: memoryview, a: np.ndarray) -> Framed | None:
-    """Follow the length chain with one unpack per record, then check both CRCs of every record.
+    """Follow the length chain, one Python step per record that also takes the record's data
+    CRC (one crc32c call: the step is paid anyway, a second pass would cost another), then check
+    every header's CRC in bulk and compare the data CRCs.
 
     Returns None when anything is off (a bad CRC, an impossible length): the caller then frames
     sequentially, which reports and resynchronises exactly.
     """
     n = len(view)
     heads: list[int] = []
+    crcs: list[int] = []
+    add_head, add_crc = heads.append, crcs.append
     unpack = _U64.unpack_from
+    crc = _crc32c.crc32c
     pos = 0
     while pos + 12 <= n:
         (length,) = unpack(view, pos)
         end = pos + 16 + length
         if end > n:
             break
-        heads.append(pos)
+        add_head(pos)
+        add_crc(crc(view[pos + 12 : end - 4]))
         pos = end
     tail_header = pos + 12 <= n  # an incomplete record whose header is there: it must be sound
     if tail_header:
@@ -154,11 +160,8 @@ def _frame_chain(view: memoryview, a: np.ndarray) -> Framed | None:
     if tail_header:
         starts, lengths = starts[:-1], lengths[:-1]
     data = starts + 12
-    crc = _crc32c.crc32c
-    raw = np.fromiter((crc(view[s : s + k]) for s, k in zip(data.tolist(), lengths.tolist())), np.uint32,
-                      len(data))
     stored = sliding_window_view(a, 4)[data + lengths].view("<u4").reshape(-1)
-    if not np.array_equal(mask_array(raw), stored):
+    if not np.array_equal(mask_array(np.asarray(crcs, dtype=np.uint32)), stored):
         return None
     return Framed(data, lengths, pos, [])
 
