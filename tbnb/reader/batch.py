@@ -148,8 +148,8 @@ class BulkBatch:
     def _payloads(self, starts: np.ndarray, lengths: np.ndarray,
                   blob: bool) -> Callable[[np.ndarray], list[BlobRef | Record]]:
         """The reservoir's payload maker for these records: file positions of blobs (read when
-        shown), or copies of the records' bytes. Built with C-level maps: a batch keeps
-        thousands of them."""
+        shown), or copies of the records' bytes (``buf`` is reused by the next read). Built
+        with C-level maps: a batch keeps thousands of them."""
         path, base, buf = self.path, self.base, self.buf
 
         def payloads(index: np.ndarray) -> list[BlobRef | Record]:
@@ -157,7 +157,7 @@ class BulkBatch:
             if blob:
                 fields = zip(repeat(path), (at + base).tolist(), size.tolist(), repeat(0))
                 return list(map(_tuple_new, repeat(BlobRef), fields))
-            data = map(buf.__getitem__, map(slice, at.tolist(), (at + size).tolist()))
+            data = map(bytes, map(buf.__getitem__, map(slice, at.tolist(), (at + size).tolist())))
             return list(map(_tuple_new, repeat(Record), zip(data, repeat(0))))
 
         return payloads

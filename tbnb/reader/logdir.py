@@ -19,6 +19,7 @@ from .plugins.projector import ProjectorInfo, read_projector
 from .records import Problem
 from .run import Run, RunDelta
 from .sampling import parse_samples_per_plugin
+from .scratch import ScratchPool
 from .series import LazyValues, ScalarSeries, TensorSeries
 from .store import BlobRef, Record
 
@@ -110,10 +111,16 @@ class Logdir:
         the GIL, so threads give real parallelism without copying data between processes.
         """
         workers = min(len(jobs), self.threads)
+        buffers = ScratchPool()  # one read buffer per worker, reused run after run
+
+        def reload(job: tuple[str, Run, list[Path]]) -> RunDelta:
+            with buffers.lease() as scratch:
+                return job[1].reload(job[2], scratch)
+
         if workers <= 1:
-            return [run.reload(files) for _, run, files in jobs]
+            return [reload(job) for job in jobs]
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tbnb-reload") as pool:
-            return list(pool.map(lambda job: job[1].reload(job[2]), jobs))
+            return list(pool.map(reload, jobs))
 
     # -- reading ------------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from .proto import event_pb2, summary_pb2
 from .frame_bulk import SAMPLE_SPAN, frame_bulk, large_records
 from .records import Framed, Problem, frame
 from .scalars_bulk import decode_scalars
+from .scratch import Scratch
 from .values_bulk import BulkValues, walk_values
 from .store import BlobRef, Item, Record, Reservoir, ScalarColumns
 
@@ -117,18 +118,20 @@ class Run:
 
     # -- reading ------------------------------------------------------------------------------
 
-    def reload(self, paths: list[Path]) -> RunDelta:
-        """Read what is new in every event file of the run (``paths`` in name order)."""
+    def reload(self, paths: list[Path], scratch: Scratch | None = None) -> RunDelta:
+        """Read what is new in every event file of the run (``paths`` in name order), into
+        ``scratch`` (a buffer of its own if not given)."""
         delta = RunDelta()
+        scratch = scratch or Scratch()
         for gone in [p for p in self.files if p not in paths]:
             del self.files[gone]
         for path in paths:
-            self._read_file(path, self.files.setdefault(path, FileState()), delta)
+            self._read_file(path, self.files.setdefault(path, FileState()), delta, scratch)
         self._flush(delta)
         delta.problems.sort(key=lambda p: (p.path, p.offset))
         return delta
 
-    def _read_file(self, path: Path, state: FileState, delta: RunDelta) -> None:
+    def _read_file(self, path: Path, state: FileState, delta: RunDelta, scratch: Scratch) -> None:
         try:
             size = os.stat(path).st_size
         except OSError as err:
@@ -149,7 +152,7 @@ class Run:
                     if chunk == READ_CHUNK < left:
                         chunk = _chunk_for(fh, state.offset)
                     fh.seek(state.offset)
-                    buf = fh.read(min(chunk, left))
+                    buf = scratch.read(fh, min(chunk, left))
                     if not buf:
                         break
                     framed = (frame_bulk if self.bulk else frame)(buf, str(path), state.offset)
@@ -164,7 +167,7 @@ class Run:
         except OSError as err:
             delta.problems.append(Problem(str(path), state.offset, f"cannot read: {err.strerror or err}"))
 
-    def _process(self, buf: bytes, framed: Framed, path: Path, base: int, delta: RunDelta) -> None:
+    def _process(self, buf: memoryview, framed: Framed, path: Path, base: int, delta: RunDelta) -> None:
         starts, lengths = framed.starts, framed.lengths
         if not self.bulk or len(starts) < BULK_MIN_RECORDS:
             self._process_rows(buf, range(len(starts)), starts, lengths, str(path), base, delta)
@@ -180,7 +183,7 @@ class Run:
             values = BulkValues.empty()
         BulkBatch(self, buf, starts, lengths, str(path), base, delta, scalars, values).apply()
 
-    def _process_rows(self, buf: bytes, rows: object, starts: np.ndarray, lengths: np.ndarray, path: str,
+    def _process_rows(self, buf: memoryview, rows: object, starts: np.ndarray, lengths: np.ndarray, path: str,
                       base: int, delta: RunDelta) -> None:
         """The general path: parse each record with protobuf and apply it, in order."""
         for i in rows:  # type: ignore[attr-defined]
@@ -190,7 +193,7 @@ class Run:
                 self._event(event, buf, start, length, path, base, delta)
 
     @staticmethod
-    def _parse(buf: bytes, start: int, length: int, path: str, base: int,
+    def _parse(buf: memoryview, start: int, length: int, path: str, base: int,
                delta: RunDelta) -> event_pb2.Event | None:
         try:
             return event_pb2.Event.FromString(memoryview(buf)[start : start + length])
@@ -198,7 +201,7 @@ class Run:
             delta.problems.append(Problem(path, base + start - 12, "record is not an Event; skipped"))
             return None
 
-    def _event(self, event: event_pb2.Event, buf: bytes, start: int, length: int, path: str, base: int,
+    def _event(self, event: event_pb2.Event, buf: memoryview, start: int, length: int, path: str, base: int,
                delta: RunDelta) -> None:
         """Apply one parsed event (its record is ``buf[start:start + length]``, at ``base + start``)."""
         if self.start_time is None and event.wall_time:
@@ -228,7 +231,7 @@ class Run:
             self.plugins[tag] = plugin
             delta.new_tags.append(tag)
 
-    def _value(self, value: summary_pb2.Summary.Value, index: int, event: event_pb2.Event, buf: bytes,
+    def _value(self, value: summary_pb2.Summary.Value, index: int, event: event_pb2.Event, buf: memoryview,
                start: int, length: int, path: str, base: int, delta: RunDelta) -> None:
         tag = compat.value_tag(value)
         plugin = self._plugin(tag, value, delta)

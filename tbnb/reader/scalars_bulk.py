@@ -151,7 +151,7 @@ def _tensor(w: _Walker, pos: int, end: int) -> tuple[int, str]:
     return values[0]
 
 
-def template(data: bytes) -> Layout | None:
+def template(data: bytes | memoryview) -> Layout | None:
     """The layout of a one-scalar event, or None if this record is anything else."""
     w = _Walker(data)
     wall = step = tag = value = None
@@ -239,7 +239,7 @@ def tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.ndar
 Part = tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def _decode_group(rows: np.ndarray, buf: bytes, starts: np.ndarray, length: int, out: list[Part]) -> None:
+def _decode_group(rows: np.ndarray, buf: bytes | memoryview, starts: np.ndarray, length: int, out: list[Part]) -> None:
     """Decode one group of equal-length records, template by template; append Parts to ``out``.
 
     ``rows`` holds the records' bytes ([m, length]). A Part is (indices within ``starts``,
@@ -301,8 +301,7 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
     ``gathered`` is the bulk framer's rows by length (``Framed.rows``), used where it covers a
     whole length group.
     """
-    data = buf if isinstance(buf, bytes) else bytes(buf)
-    a = np.frombuffer(data, dtype=np.uint8)
+    a = np.frombuffer(buf, dtype=np.uint8)
     n = len(starts)
     index: dict[tuple[str, bool], int] = {}
     # Scatter every decoded row into per-record columns: record order without a sort.
@@ -320,7 +319,7 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
             rows = np.ascontiguousarray(known[1])
         else:
             rows = sliding_window_view(a, length)[starts[group]]
-        _decode_group(rows, data, starts[group], length, parts)
+        _decode_group(rows, buf, starts[group], length, parts)
         for taken, local_tags, local_index, s, w, v in parts:
             remap = np.array([index.setdefault(t, len(index)) for t in local_tags], dtype=np.int64)
             rows = group[taken]

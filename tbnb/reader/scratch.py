@@ -1,0 +1,50 @@
+"""Read buffers reused from one read to the next during a reload.
+
+A fresh buffer for every 8-32 MiB read is written page by page for the first time, and each
+first touch of a page costs a page fault: in a new process that was most of a cold load's
+reading time (a media log of 82 MB: ~29 ms of reads, ~13 ms when the memory is not new). A
+buffer reused across the reads of a reload pays for its pages once.
+
+What a reader gets is a view of the buffer, valid until its next read: everything kept from a
+batch (records' bytes, decoded columns) is copied out of it, never viewed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import BinaryIO
+
+
+class Scratch:
+    """One reusable read buffer (grown as reads need)."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    def read(self, fh: BinaryIO, size: int) -> memoryview:
+        """Up to ``size`` bytes from ``fh``'s position, as a view that the next read overwrites."""
+        if len(self._buf) < size:
+            self._buf = bytearray(size)  # (a view of the old one still out keeps it alive)
+        view = memoryview(self._buf)[:size]
+        got = fh.readinto(view)
+        return view[: got or 0]
+
+
+class ScratchPool:
+    """Buffers for the runs reloaded at once: one per thread at a time, reused by the next run."""
+
+    def __init__(self) -> None:
+        self._free: list[Scratch] = []
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def lease(self) -> Iterator[Scratch]:
+        with self._lock:
+            scratch = self._free.pop() if self._free else Scratch()
+        try:
+            yield scratch
+        finally:
+            with self._lock:
+                self._free.append(scratch)
