@@ -120,3 +120,20 @@ def test_random_corruption_never_crashes_and_keeps_intact_records() -> None:
             pos = end
         assert set(untouched) <= got, trial
         assert len(got - set(data)) == 0  # nothing invented
+
+
+@pytest.mark.parametrize("length", [1, 2, 7, 8, 55, 56, 200, 255, 256])
+def test_crc_rows_match_crc32c_per_record(length: int) -> None:
+    """The numpy CRC of many records at once is crc32c of each, record by record, for odd and
+    even lengths up to the widest, over more rows than one chunk."""
+    import crc32c
+
+    from tbnb.reader.crc_bulk import _CHUNK, crc_rows
+
+    rng = np.random.default_rng(length)
+    m = _CHUNK + 123
+    width = length + (length & 1)
+    rows = np.zeros((m, width), dtype=np.uint8)
+    rows[:, width - length :] = rng.integers(0, 256, (m, length), dtype=np.uint8)
+    want = [crc32c.crc32c(bytes(r[width - length :])) for r in rows]
+    assert crc_rows(rows, length).tolist() == want
