@@ -205,11 +205,19 @@ def steps_of(rows: np.ndarray, step: tuple[int, int] | None) -> np.ndarray:
     return out.view(np.int64)
 
 
+#: Rows whose distinct tags are looked up first: a log cycles through its tags within a few
+#: steps, so these nearly always hold every tag of the batch.
+TAG_SAMPLE = 4096
+
+
 def tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """(representative row of each distinct tag, tag index of every row).
+    """(representative row of each distinct tag, tag index of every row), tags numbered in the
+    order they first appear.
 
     Only the columns where some tag differs from the first are compared, packed eight to a
-    uint64 key. A log has few tags: one comparison pass per tag beats sorting the keys.
+    uint64 key. With one key (the tags differ in at most eight places), the distinct keys of
+    the first rows are looked up for every row by binary search; with more, one comparison
+    pass per tag (a log has few tags).
     """
     col, n = tag
     block = rows[:, col : col + n]
@@ -219,6 +227,8 @@ def tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.ndar
     packed = np.zeros((len(rows), -(-varying.size // 8) * 8), dtype=np.uint8)
     packed[:, : varying.size] = block[:, varying]
     keys = packed.view("<u8")
+    if keys.shape[1] == 1:
+        return _ids_of_keys(keys[:, 0])
     inverse = np.full(len(rows), -1, dtype=np.int64)
     reps: list[int] = []
     while len(reps) < 256:
@@ -231,9 +241,28 @@ def tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.ndar
             same &= keys[:, k] == keys[first, k]
         inverse[same] = len(reps)
         reps.append(first)
-    _, first_idx, inv = np.unique(packed.view(f"V{packed.shape[1]}").reshape(-1), return_index=True,
+    _, first, inverse = np.unique(packed.view(f"V{packed.shape[1]}").reshape(-1), return_index=True,
                                   return_inverse=True)
-    return first_idx, inv.reshape(-1)
+    return _by_appearance(first, inverse.reshape(-1))
+
+
+def _ids_of_keys(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``tag_ids`` for one uint64 key per row."""
+    distinct, first = np.unique(key[:TAG_SAMPLE], return_index=True)
+    at = np.minimum(np.searchsorted(distinct, key), len(distinct) - 1)
+    if not np.array_equal(distinct[at], key):  # a tag first seen past the sample
+        distinct, first = np.unique(key, return_index=True)
+        at = np.searchsorted(distinct, key)
+    return _by_appearance(first, at)
+
+
+def _by_appearance(first: np.ndarray, inverse: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Renumber distinct values (``first`` row of each, each row's ``inverse``) in the order
+    they first appear."""
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return first[order], rank[inverse]
 
 
 Part = tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]

@@ -354,16 +354,18 @@ def test_a_large_first_record_does_not_decide_how_a_log_is_framed(monkeypatch: p
 _TAG_POOLS = {
     "one": [b"loss"],
     "last byte": [b"w/layer_0/abc", b"w/layer_0/abd"],
+    "late": [b"w/layer_0/abc", b"w/layer_0/abd", b"w/layer_0/abe"],  # the third after the sample
     "past the first key": [b"a" * 19, b"b" * 9 + b"a" * 10, b"b" * 9 + b"a" * 9 + b"b"],
 }
 
 
-@pytest.mark.parametrize("pool", ["one", "last byte", "past the first key", 7, 300])
+@pytest.mark.parametrize("pool", ["one", "last byte", "late", "past the first key", 7, 300])
 def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
     """Tags of one length that differ in many columns (more than one 64-bit key holds: two tags
-    alike in the first eight differing columns), or in one byte only; past 256 distinct tags the
-    sorting fallback: every row gets the index of exactly its own tag, and each representative
-    row holds that tag."""
+    alike in the first eight differing columns), or in one byte only (also one first seen past
+    the rows looked at first); past 256 distinct tags the sorting fallback: every row gets the
+    index of exactly its own tag, each representative row holds that tag and is its first row,
+    tags numbered in order of appearance."""
     rng = np.random.default_rng(5)
     if isinstance(pool, int):
         names: set[bytes] = set()
@@ -373,6 +375,8 @@ def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
     else:
         tags = [t.ljust(19, b"_") for t in _TAG_POOLS[pool]]
     chosen = rng.integers(0, len(tags), 5000)
+    if pool == "late":
+        chosen[: scalars_bulk.TAG_SAMPLE + 100] %= 2
     rows = np.zeros((5000, 25), dtype=np.uint8)
     rows[:, 3:22] = np.frombuffer(b"".join(tags[i] for i in chosen.tolist()), dtype=np.uint8).reshape(-1, 19)
     rows[:, :3] = rng.integers(0, 256, (5000, 3))  # other columns vary freely
@@ -380,6 +384,7 @@ def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
     tag_of_rep = [bytes(rows[r, 3:22]) for r in reps.tolist()]
     assert len(set(tag_of_rep)) == len(tag_of_rep) == len(set(chosen.tolist()))
     assert [tag_of_rep[i] for i in inverse.tolist()] == [tags[i] for i in chosen.tolist()]
+    assert reps.tolist() == sorted(reps.tolist()) == [inverse.tolist().index(i) for i in range(len(reps))]
 
 
 def test_logs_of_large_records_are_read_in_larger_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
