@@ -496,3 +496,21 @@ def test_value_templates_give_the_cursor_walks_result(monkeypatch: pytest.Monkey
     assert got.step.tolist() == want.step.tolist()
     assert got.wall.tobytes() == want.wall.tobytes()
     assert got.has_metadata.tolist() == want.has_metadata.tolist()
+
+
+@pytest.mark.parametrize("multipliers", [None, (0,)])
+def test_key_lookup_finds_every_key_or_says_one_is_missing(monkeypatch: pytest.MonkeyPatch,
+                                                           multipliers: tuple[int, ...] | None) -> None:
+    """The hashed lookup of tag keys (and the binary search when no multiplier keeps the keys
+    apart: multiplier 0 puts them all in one slot) gives each key's index, or None when a key
+    is not among those looked up."""
+    if multipliers is not None:
+        monkeypatch.setattr(scalars_bulk, "_MULTIPLIERS", multipliers)
+    rng = np.random.default_rng(9)
+    distinct = np.unique(rng.integers(0, 1 << 63, 40, dtype=np.uint64) * np.uint64(2))
+    key = distinct[rng.integers(0, len(distinct), 10000)]
+    at = scalars_bulk._lookup(distinct, key)
+    assert at is not None and np.array_equal(distinct[at], key)
+    stray = key.copy()
+    stray[7777] += np.uint64(1)  # odd: not among the distinct keys
+    assert scalars_bulk._lookup(distinct, stray) is None
