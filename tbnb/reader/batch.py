@@ -36,7 +36,8 @@ def _groups(rows: np.ndarray, tags: np.ndarray, lo: int, hi: int) -> list[np.nda
     if a == b:
         return []
     part = tags[a:b]
-    order = np.argsort(part.astype(np.uint32) if part.max(initial=0) < 1 << 32 else part, kind="stable")
+    # A stable sort of 16-bit keys is a radix sort in numpy: a log has far fewer tags than that.
+    order = np.argsort(part.astype(np.uint16) if part.max(initial=0) < 1 << 16 else part, kind="stable")
     cuts = np.flatnonzero(np.diff(part[order])) + 1
     return [sel + a for sel in np.split(order, cuts)]
 
