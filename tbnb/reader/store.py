@@ -48,10 +48,13 @@ class ScalarColumns:
         # geometric afterwards so that live appends stay amortised.
         new_cap = need if cap == 0 else max(need, int(cap * _GROWTH))
         for name in ("_step", "_wall", "_value"):
-            old = getattr(self, name)
-            new = np.empty(new_cap, dtype=old.dtype)
-            new[: self.n] = old[: self.n]
-            setattr(self, name, new)
+            try:  # realloc where it lies (often without a copy); numpy refuses if it is viewed
+                getattr(self, name).resize(new_cap)
+            except ValueError:
+                old = getattr(self, name)
+                new = np.empty(new_cap, dtype=old.dtype)
+                new[: self.n] = old[: self.n]
+                setattr(self, name, new)
 
     def purge(self, step: int) -> int:
         """Drop the points at steps ``>= step``; return how many were dropped."""
@@ -82,7 +85,9 @@ class ScalarColumns:
             suffix_min = np.minimum.accumulate(steps[::-1])[::-1]
             keep = np.ones(m, dtype=bool)
             keep[:-1] = steps[:-1] < suffix_min[1:]
-            if self.n:
+            # Preempted series hold increasing steps: only a batch reaching back below the last
+            # held step purges (a check of one value, not of every held point, on each poll).
+            if self.n and self._step[self.n - 1] >= suffix_min[0]:
                 self.purge(int(suffix_min[0]))
             if not keep.all():
                 steps, walls, values = steps[keep], np.asarray(walls)[keep], np.asarray(values)[keep]

@@ -175,3 +175,19 @@ def test_series_offered_alike_share_one_plan_and_keep_their_own_items() -> None:
         assert [it.wall_time for it in ours_.items] == [it.step * 0.5 for it in ours_.items]
     # one plan per batch shape on the shared sequence, not one per series
     assert 0 < len(store._PLANS) <= len(batches)
+
+
+def test_columns_grow_in_place_or_by_copy_and_keep_every_point() -> None:
+    """Appends after an exact cold fill grow the columns (in place when nothing views them, by a
+    copy when something does); every point stays, and an outstanding view keeps its values."""
+    cols = ScalarColumns()
+    cols.extend(np.arange(1000), np.arange(1000) * 0.5, -np.arange(1000.0))
+    assert cols.nbytes == 24 * 1000  # the cold fill is exact
+    held = cols._step[:10]  # something viewing the step column: its growth must copy
+    for lo in range(1000, 5000, 700):
+        n = min(700, 5000 - lo)
+        cols.extend(np.arange(lo, lo + n), np.arange(lo, lo + n) * 0.5, -np.arange(lo, lo + n, dtype=float))
+    step, wall, value = cols.columns()
+    assert step.tolist() == list(range(5000))
+    assert wall.tolist() == (np.arange(5000) * 0.5).tolist() and value.tolist() == (-np.arange(5000.0)).tolist()
+    assert held.tolist() == list(range(10))
