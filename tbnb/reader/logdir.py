@@ -92,6 +92,7 @@ class Logdir:
                                                  self.purge_orphaned_data, self.bulk)
                     result.new_runs.append(name)
                 jobs.append((name, run, files))
+            jobs = [job for job in jobs if job[1].changed(job[2])]  # a poll mostly finds one run grown
             for (name, _, _), delta in zip(jobs, self._reload_runs(jobs)):
                 if delta.new_tags:
                     result.new_tags[name] = delta.new_tags

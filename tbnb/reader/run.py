@@ -131,6 +131,17 @@ class Run:
         delta.problems.sort(key=lambda p: (p.path, p.offset))
         return delta
 
+    def changed(self, paths: list[Path]) -> bool:
+        """Whether a reload could find anything: a file added or gone, one of another size, or
+        one not read to its end (a file that cannot be stat-ed counts: the reload reports it)."""
+        if len(paths) != len(self.files) or any(p not in self.files for p in paths):
+            return True
+        try:
+            sizes = [os.stat(p).st_size for p in paths]
+        except OSError:
+            return True
+        return any(size != self.files[p].size or size != self.files[p].offset for p, size in zip(paths, sizes))
+
     def _read_file(self, path: Path, state: FileState, delta: RunDelta, scratch: Scratch) -> None:
         try:
             size = os.stat(path).st_size

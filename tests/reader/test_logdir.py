@@ -291,3 +291,34 @@ def test_count_says_how_many_points_without_copying(tmp_path: Path) -> None:
     assert lg.count(".", "x") == 30 and lg.count(".", "t") == 10 and lg.count(".", "missing") == 0
     with pytest.raises(KeyError):
         lg.count("nope", "x")
+
+
+def test_a_reload_reads_only_the_runs_that_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs whose files are as they were are not reloaded at all; a grown file, a new file, a
+    removed file and one that cannot be stat-ed each make their run reload (and be reported)."""
+    import tbnb.reader.run as run_module
+
+    writers = {name: EventWriter(tmp_path / name) for name in "abcde"}
+    for w in writers.values():
+        w.add_scalar("x", 1.0, 0)
+        w.flush()
+    with EventWriter(tmp_path / "d") as extra:  # run d has a second file
+        extra.add_scalar("x", 5.0, 5)
+    lg = tbnb.load(tmp_path)
+    reloaded: list[str] = []
+    real = run_module.Run.reload
+    monkeypatch.setattr(run_module.Run, "reload",
+                        lambda self, paths, scratch=None: reloaded.append(self.name) or real(self, paths, scratch))
+    assert not lg.reload() and reloaded == []
+    writers["b"].add_scalar("x", 2.0, 1)
+    writers["b"].flush()
+    with EventWriter(tmp_path / "c") as w:  # a new file
+        w.add_scalar("x", 3.0, 2)
+    extra.path.unlink()
+    (tmp_path / "e" / "events.out.tfevents.9.gone").symlink_to(tmp_path / "nowhere")
+    delta = lg.reload()
+    assert sorted(reloaded) == ["b", "c", "d", "e"]
+    assert delta.points == {("b", "x"): 1, ("c", "x"): 1}
+    assert [p.reason.split(":")[0] for p in delta.problems] == ["cannot stat"]
+    for w in writers.values():
+        w.close()
