@@ -16,17 +16,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
+import numpy as np
+
 
 class Scratch:
-    """One reusable read buffer (grown as reads need)."""
+    """One reusable read buffer (grown as reads need).
+
+    An uninitialised numpy array, not a bytearray: a bytearray is zeroed when made, page by page
+    under the GIL, where ``readinto`` fills fresh pages with the GIL released.
+    """
 
     def __init__(self) -> None:
-        self._buf = bytearray()
+        self._buf = np.empty(0, dtype=np.uint8)
 
     def read(self, fh: BinaryIO, size: int) -> memoryview:
         """Up to ``size`` bytes from ``fh``'s position, as a view that the next read overwrites."""
         if len(self._buf) < size:
-            self._buf = bytearray(size)  # (a view of the old one still out keeps it alive)
+            self._buf = np.empty(size, dtype=np.uint8)  # (a view of the old one still out keeps it alive)
         view = memoryview(self._buf)[:size]
         got = fh.readinto(view)
         return view[: got or 0]
