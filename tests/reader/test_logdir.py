@@ -12,7 +12,7 @@ import pytest
 import tbnb
 from tbnb.reader.proto import event_pb2
 from tbnb.reader.records import encode_record
-from tbnb.testing import EventWriter
+from tbnb.testing import EventWriter, write_scalar_logdir
 
 
 def scalars(lg: tbnb.Logdir, run: str, tag: str) -> list[tuple[int, float]]:
@@ -322,3 +322,30 @@ def test_a_reload_reads_only_the_runs_that_changed(tmp_path: Path, monkeypatch: 
     assert [p.reason.split(":")[0] for p in delta.problems] == ["cannot stat"]
     for w in writers.values():
         w.close()
+
+
+def test_a_load_imports_nothing_more(tmp_path: Path) -> None:
+    """Everything a load needs is imported with tbnb: a module pulled in on first use (numpy.ma,
+    which a plain np.unique imports) would land in the user's first load, every fresh kernel."""
+    import subprocess
+    import sys
+    import textwrap
+
+    rng = np.random.default_rng(0)
+    with EventWriter(tmp_path / "media") as w:
+        for i in range(600):
+            w.add_histogram("w/a", rng.normal(size=30), i)
+            w.add_histogram("w/b", rng.normal(size=30), i)
+            if i % 50 == 0:
+                w.add_image("img", rng.integers(0, 255, (8, 8, 3), dtype=np.uint8), i)
+    write_scalar_logdir(tmp_path / "scalars", runs=1, tags=4, steps=3000)
+    script = textwrap.dedent(f"""
+        import sys
+        import tbnb
+        before = set(sys.modules)
+        lg = tbnb.load({str(tmp_path)!r})
+        assert len(lg.tensors("media", "w/a")) == 500
+        print(sorted(set(sys.modules) - before))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
