@@ -22,7 +22,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .frame_bulk import group_by_length
-from .scalars_bulk import NoTemplate, Template, column, steps_of, tag_ids, varint
+from .scalars_bulk import NoTemplate, Template, column, steps_of, varint
+from .tags_bulk import tag_ids
 
 #: Summary.Value payload fields this walker knows (``simple_value`` is the scalar decoder's).
 PAYLOAD_FIELDS = {4: "image", 5: "histo", 6: "audio", 8: "tensor"}

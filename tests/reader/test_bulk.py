@@ -19,7 +19,7 @@ import pytest
 
 import tbnb
 from tbnb.reader import frame_bulk as frame_bulk_module
-from tbnb.reader import scalars_bulk, values_bulk
+from tbnb.reader import tags_bulk, values_bulk
 from tbnb.reader.frame_bulk import frame_bulk
 from tbnb.reader.proto import event_pb2, summary_pb2, types_pb2
 from tbnb.reader.records import encode_record, frame
@@ -376,11 +376,11 @@ def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
         tags = [t.ljust(19, b"_") for t in _TAG_POOLS[pool]]
     chosen = rng.integers(0, len(tags), 5000)
     if pool == "late":
-        chosen[: scalars_bulk.TAG_SAMPLE + 100] %= 2
+        chosen[: tags_bulk.TAG_SAMPLE + 100] %= 2
     rows = np.zeros((5000, 25), dtype=np.uint8)
     rows[:, 3:22] = np.frombuffer(b"".join(tags[i] for i in chosen.tolist()), dtype=np.uint8).reshape(-1, 19)
     rows[:, :3] = rng.integers(0, 256, (5000, 3))  # other columns vary freely
-    reps, inverse = scalars_bulk.tag_ids(rows, (3, 19))
+    reps, inverse = tags_bulk.tag_ids(rows, (3, 19))
     tag_of_rep = [bytes(rows[r, 3:22]) for r in reps.tolist()]
     assert len(set(tag_of_rep)) == len(tag_of_rep) == len(set(chosen.tolist()))
     assert [tag_of_rep[i] for i in inverse.tolist()] == [tags[i] for i in chosen.tolist()]
@@ -505,12 +505,12 @@ def test_key_lookup_finds_every_key_or_says_one_is_missing(monkeypatch: pytest.M
     apart: multiplier 0 puts them all in one slot) gives each key's index, or None when a key
     is not among those looked up."""
     if multipliers is not None:
-        monkeypatch.setattr(scalars_bulk, "_MULTIPLIERS", multipliers)
+        monkeypatch.setattr(tags_bulk, "_MULTIPLIERS", multipliers)
     rng = np.random.default_rng(9)
     distinct = np.unique(rng.integers(0, 1 << 63, 40, dtype=np.uint64) * np.uint64(2))
     key = distinct[rng.integers(0, len(distinct), 10000)]
-    at = scalars_bulk._lookup(distinct, key)
+    at = tags_bulk._lookup(distinct, key)
     assert at is not None and np.array_equal(distinct[at], key)
     stray = key.copy()
     stray[7777] += np.uint64(1)  # odd: not among the distinct keys
-    assert scalars_bulk._lookup(distinct, stray) is None
+    assert tags_bulk._lookup(distinct, stray) is None
