@@ -30,6 +30,7 @@ from .harness import (  # noqa: F401
     missing_requirements,
     notebook_state,
     open_notebook,
+    own_page,
     requirements_message,
     run_cell,
     run_notebook_in_browser,
@@ -145,13 +146,5 @@ def page(request, browser, browser_log):
     and sessions are shut down (the server itself lives on for the session).
     """
     server = request.getfixturevalue("jupyter_server") if "jupyter_server" in request.fixturenames else None
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(30_000)
-    pg = context.new_page()
-    browser_log.attach(pg)
-    try:
+    with own_page(browser, browser_log, server) as pg:
         yield pg
-    finally:
-        context.close()
-        if server is not None:
-            server.shutdown_kernels()

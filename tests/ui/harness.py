@@ -443,6 +443,23 @@ KNOWN_FRONT_END_ERRORS: tuple[str, ...] = (
 )
 
 
+@contextlib.contextmanager
+def own_page(browser, log: BrowserLog, server: JupyterServer | None = None):  # -> Iterator[Page]
+    """A page in a browser context of its own (1280x900, 30 s default timeout) recording into
+    ``log``; on exit the context is closed and, given a server, its kernels are shut down (the
+    server itself lives on)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(30_000)
+    try:
+        page = context.new_page()
+        log.attach(page)
+        yield page
+    finally:
+        context.close()
+        if server is not None:
+            server.shutdown_kernels()
+
+
 def js_errors(log: BrowserLog, *, ignore: Iterable[str] = KNOWN_FRONT_END_ERRORS) -> list[str]:
     """``log.errors()`` minus those matching a regex of ``ignore``."""
     pats = [re.compile(p) for p in ignore]

@@ -33,6 +33,7 @@ from .harness import (
     assert_only_loopback,
     notebook_state,
     open_notebook,
+    own_page,
     printed_json,
     run_cell,
     screenshot,
@@ -266,12 +267,8 @@ def boards(jupyter_server: JupyterServer, browser):
     pytest.importorskip("torch.utils.tensorboard")
     logdir = jupyter_server.root_dir / "logs"
     shutil.rmtree(logdir, ignore_errors=True)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(30_000)
-    try:
-        page = context.new_page()
-        log = BrowserLog()
-        log.attach(page)
+    log = BrowserLog()
+    with own_page(browser, log, jupyter_server) as page:
         s = Boards(jupyter_server, page, log, logdir)
         for run in RUNS:
             write_steps(logdir, run, range(STEPS), s.written, s.rng)
@@ -282,9 +279,6 @@ def boards(jupyter_server: JupyterServer, browser):
         for cell in (C_MAGIC, C_SHOW):
             s.chart(cell, TAGS[2], timeout=60)  # accuracy/train: the first card
         yield s
-    finally:
-        context.close()
-        jupyter_server.shutdown_kernels()
 
 
 # --------------------------------------------------------------------------------------------------

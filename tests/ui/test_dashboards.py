@@ -32,6 +32,7 @@ from .harness import (
     assert_no_js_errors,
     assert_only_loopback,
     open_notebook,
+    own_page,
     printed_json,
     run_cell,
     screenshot,
@@ -428,12 +429,8 @@ def nb(jupyter_server: JupyterServer, browser):
     shutil.rmtree(logdir, ignore_errors=True)
     write_good_logdir(logdir / "good")
     write_hostile_logdir(logdir / "evil")
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(30_000)
-    try:
-        page = context.new_page()
-        log = BrowserLog()
-        log.attach(page)
+    log = BrowserLog()
+    with own_page(browser, log, jupyter_server) as page:
         s = Dash(jupyter_server, page, log, logdir)
 
         def on_dialog(dialog) -> None:
@@ -451,9 +448,6 @@ def nb(jupyter_server: JupyterServer, browser):
         for cell in (C_SHOW, C_HOSTILE):
             expect(s.board(cell).locator(".tbnb-run-name")).not_to_have_count(0, timeout=60_000)
         yield s
-    finally:
-        context.close()
-        jupyter_server.shutdown_kernels()
 
 
 # --------------------------------------------------------------------------------------------------
