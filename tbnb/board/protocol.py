@@ -148,22 +148,29 @@ x values: "step" -> the step; "relative" -> seconds since the run's first event;
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 VERSION = 1
 
-DASHBOARDS = ("timeseries", "scalars", "histograms", "distributions", "images", "audio", "text")
-CARD_TYPES = ("scalars", "histograms", "images")
-HISTOGRAM_MODES = ("offset", "overlay")
+#: The constants both sides of the comm use, in one file: this module reads it and the page's
+#: build imports it (js/src/constants.js), so the two can never disagree.
+_SHARED = json.loads((Path(__file__).with_name("constants.json")).read_text(encoding="utf-8"))
+
+DASHBOARDS: tuple[str, ...] = tuple(_SHARED["dashboards"])
+CARD_TYPES: tuple[str, ...] = tuple(_SHARED["card_types"])
+HISTOGRAM_MODES: tuple[str, ...] = tuple(_SHARED["histogram_modes"])
 #: Basis points of TensorBoard's distribution compressor.
-BASIS_POINTS = (0, 668, 1587, 3085, 5000, 6915, 8413, 9332, 10000)
+BASIS_POINTS: tuple[int, ...] = tuple(_SHARED["basis_points"])
 #: TensorBoard's rebinning of histograms for display.
-HISTOGRAM_BINS = 30
+HISTOGRAM_BINS: int = _SHARED["histogram_bins"]
 DEFAULT_MAX_BLOB_BYTES = 4 << 20
-X_AXES = ("step", "relative", "wall")
+X_AXES: tuple[str, ...] = tuple(_SHARED["x_axes"])
 
 #: TensorBoard's run colour palette, assigned in order of first appearance.
-PALETTE = ("#425066", "#12b5cb", "#e52592", "#f9ab00", "#9334e6", "#7cb342", "#e8710a")
+PALETTE: tuple[str, ...] = tuple(_SHARED["palette"])
 
 #: TensorBoard's defaults.
-DEFAULT_SMOOTHING = 0.6
+DEFAULT_SMOOTHING: float = _SHARED["default_smoothing"]
 DEFAULT_RELOAD_INTERVAL = 2.0
-DEFAULT_CARD_WIDTH = 420
+DEFAULT_CARD_WIDTH: int = _SHARED["default_card_width"]
