@@ -21,7 +21,7 @@ REPO_QUICKSTART = Path(__file__).resolve().parents[1] / "notebooks" / "quickstar
 
 def ensure_logdir(logdir: Path, out: TextIO) -> None:
     """Write the example logdir unless it is already there."""
-    from .testing import write_demo_logdir
+    from .writer import write_demo_logdir
 
     if not logdir.is_dir():
         write_demo_logdir(logdir)

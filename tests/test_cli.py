@@ -20,7 +20,7 @@ import pytest
 
 from tbnb.cli import main
 from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
-from tbnb.reader.records import encode_record
+from tbnb.writer import encode_record
 
 SEP = "=" * 70
 

@@ -42,14 +42,6 @@ def masked_crc32c(data: bytes | bytearray | memoryview) -> int:
     return mask(_crc32c.crc32c(data))
 
 
-def encode_record(data: bytes) -> bytes:
-    """Frame ``data`` as one TFRecord (used by writers; the reader never calls it)."""
-    header = struct.pack("<Q", len(data))
-    return b"".join(
-        (header, struct.pack("<I", masked_crc32c(header)), data, struct.pack("<I", masked_crc32c(data)))
-    )
-
-
 @dataclass(frozen=True)
 class Problem:
     """Something unreadable seen in a logdir; kept so that damage is visible, never fatal."""

@@ -22,9 +22,10 @@ from tbnb.reader import frame_bulk as frame_bulk_module
 from tbnb.reader import tags_bulk, values_bulk
 from tbnb.reader.frame_bulk import frame_bulk
 from tbnb.reader.proto import event_pb2, summary_pb2, types_pb2
-from tbnb.reader.records import encode_record, frame
+from tbnb.reader.records import frame
 from tbnb.reader.scalars_bulk import decode_scalars
 from tbnb.testing import EventWriter, write_demo_logdir, write_scalar_logdir
+from tbnb.writer import encode_record
 
 
 def assert_same_framing(buf: bytes) -> None:

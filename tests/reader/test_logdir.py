@@ -11,8 +11,8 @@ import pytest
 
 import tbnb
 from tbnb.reader.proto import event_pb2
-from tbnb.reader.records import encode_record
 from tbnb.testing import EventWriter, write_scalar_logdir
+from tbnb.writer import encode_record
 
 
 def scalars(lg: tbnb.Logdir, run: str, tag: str) -> list[tuple[int, float]]:

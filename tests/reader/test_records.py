@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from tbnb.reader import records
-from tbnb.reader.records import encode_record, frame, masked_crc32c
+from tbnb.reader.records import frame, masked_crc32c
+from tbnb.writer import encode_record
 
 
 def test_crc_vectors_from_the_format() -> None:
