@@ -21,7 +21,8 @@ from tbnb.reader.proto import event_pb2, plugin_data_pb2, summary_pb2, tensor_pb
 from tbnb.writer.payloads import encode_png, encode_wav, histogram_buckets, pr_curve_data
 from tbnb.writer.records import encode_record
 
-#: The first event of every file names the format; readers use it to recognise event files.
+#: The first event of every file: version 2, under which TensorBoard purges data on a restart
+#: (``SessionLog.START``) rather than whenever a step goes backwards.
 FILE_VERSION = "brain.Event:2"
 #: Process-global, so that two writers in one directory get distinct files that sort by creation.
 _FILE_COUNTER = itertools.count()
