@@ -1,0 +1,60 @@
+"""What the plugin views read from, and how they report bad data.
+
+The plugin modules are written against this small protocol rather than against ``Logdir`` itself,
+so that they need nothing beyond the reader's public methods (and tests can hand them any object
+with these methods). A plugin view never raises on bad data that a writer could have produced: it
+returns a ``PluginProblem`` next to what it could read, so that one malformed summary costs one
+card, not the dashboard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ..proto import summary_pb2
+
+
+class LogdirLike(Protocol):
+    """The public reading methods of ``tbnb.Logdir`` that the plugin views use."""
+
+    def runs(self) -> list[str]: ...
+
+    def tags(self, run: str) -> dict[str, str]: ...
+
+    def metadata(self, run: str, tag: str) -> summary_pb2.SummaryMetadata | None: ...
+
+    def tensors(self, run: str, tag: str) -> Any: ...
+
+    def scalars(self, run: str, tag: str) -> Any: ...
+
+
+@dataclass(frozen=True)
+class PluginProblem:
+    """One piece of plugin data that could not be used as written, and why.
+
+    ``step`` is None when the problem is not about one step (a tag's metadata, a whole layout).
+    """
+
+    run: str
+    tag: str
+    step: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"run {self.run!r}, tag {self.tag!r}" + (f", step {self.step}" if self.step is not None else "")
+        return f"{where}: {self.message}"
+
+
+def tags_of_plugin(source: LogdirLike, run: str, plugin: str) -> list[str]:
+    """The run's tags that belong to ``plugin``, in the reader's (sorted) order."""
+    return [tag for tag, name in source.tags(run).items() if name == plugin]
+
+
+def plugin_content(source: LogdirLike, run: str, tag: str) -> bytes | None:
+    """The ``plugin_data.content`` bytes of the tag's first metadata, or None if it has none."""
+    md = source.metadata(run, tag)
+    if md is None or not md.HasField("plugin_data"):
+        return None
+    return bytes(md.plugin_data.content)
