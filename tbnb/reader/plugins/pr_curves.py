@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..proto import plugin_data_pb2
-from .source import LogdirLike, PluginProblem, plugin_content, tags_of_plugin
+from .source import LogdirLike, PluginProblem, choose_step, plugin_content, tags_of_plugin
 
 PLUGIN_NAME = "pr_curves"
 #: The rows of the tensor, in order.
@@ -126,17 +126,6 @@ class RunCurve:
     steps: np.ndarray
     curve: PrCurve | None
     problems: list[PluginProblem] = field(default_factory=list)
-
-
-def choose_step(steps: np.ndarray, wanted: int | None) -> int | None:
-    """The step to show: ``wanted`` if present, else the nearest one (the earlier on a tie);
-    the last step when nothing is asked; None when there are no steps."""
-    if not len(steps):
-        return None
-    if wanted is None:
-        return int(steps[-1])
-    distance = np.abs(steps.astype(np.float64) - float(wanted))
-    return int(steps[int(np.argmin(distance))])
 
 
 def card(source: LogdirLike, tag: str, runs: Sequence[str], steps: Mapping[str, int] | None = None,

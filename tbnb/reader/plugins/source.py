@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+import numpy as np
+
 if TYPE_CHECKING:
     from ..proto import summary_pb2
 
@@ -58,3 +60,14 @@ def plugin_content(source: LogdirLike, run: str, tag: str) -> bytes | None:
     if md is None or not md.HasField("plugin_data"):
         return None
     return bytes(md.plugin_data.content)
+
+
+def choose_step(steps: np.ndarray, wanted: int | None) -> int | None:
+    """The step a card shows: ``wanted`` if present, else the nearest one (the earlier on a tie);
+    the last step when nothing is asked; None when there are no steps. ``steps`` is ascending."""
+    if not len(steps):
+        return None
+    if wanted is None:
+        return int(steps[-1])
+    distance = np.abs(np.asarray(steps, dtype=np.float64) - float(wanted))
+    return int(steps[int(np.argmin(distance))])
