@@ -1,0 +1,130 @@
+"""Logdirs for the plugin views, written by the real writers, with what was written beside them.
+
+torch's and tensorboardX's ``SummaryWriter`` write PR curves, hparams trials, custom-scalar layouts
+and meshes; TensorBoard's own summary code (no TensorFlow needed for these parts) writes the
+TensorBoard-API forms and the malformed data, through its own event file writer. Tests compare
+what the plugin views return with values recomputed here from the writers' inputs.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ..conftest import HAVE_TENSORBOARD, available_writers, make_writer
+
+needs_tensorboard = pytest.mark.skipif(not HAVE_TENSORBOARD, reason="tensorboard is not installed")
+
+
+@dataclass
+class Written:
+    """A logdir root and what was written into it (keys chosen by each fixture)."""
+
+    root: Path
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def tb_writer(logdir: Path):
+    """TensorBoard's own event file writer (no TensorFlow needed)."""
+    from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+    return EventFileWriter(str(logdir))
+
+
+def tb_event(writer, value, step: int, wall_time: float | None = None) -> None:
+    """Write one TensorBoard ``Summary.Value`` as an event at ``step``."""
+    from tensorboard.compat.proto import event_pb2, summary_pb2
+
+    event = event_pb2.Event(wall_time=time.time() if wall_time is None else wall_time, step=step,
+                            summary=summary_pb2.Summary(value=[value]))
+    writer.add_event(event)
+
+
+def tb_tensor_value(tag: str, array: np.ndarray, plugin: str, content: bytes, display_name: str = ""):
+    from tensorboard.compat.proto import summary_pb2
+    from tensorboard.util import tensor_util
+
+    value = summary_pb2.Summary.Value(tag=tag, tensor=tensor_util.make_tensor_proto(array))
+    value.metadata.plugin_data.plugin_name = plugin
+    value.metadata.plugin_data.content = content
+    if display_name:
+        value.metadata.display_name = display_name
+    return value
+
+
+# -- PR curves --------------------------------------------------------------------------------------
+
+
+def _labels_predictions(rng: np.random.Generator, n: int, skill: float) -> tuple[np.ndarray, np.ndarray]:
+    labels = rng.integers(0, 2, size=n)
+    # Predictions stay below 0.8: the top thresholds see no prediction, so the curve's tail is cut.
+    predictions = np.clip(labels * skill + rng.uniform(0, 0.8 - skill, size=n), 0, 0.79)
+    return labels, predictions
+
+
+def summary_api_pr_tensor(labels, predictions, num_thresholds: int, weights) -> np.ndarray:
+    """TensorBoard's ``pr_curve.summary.pb`` formula: predictions bucketed by
+    ``floor(p * (T - 1))``, reverse cumulative sums of the weighted positive/negative counts."""
+    bucket = np.int32(np.floor(predictions * (num_thresholds - 1)))
+    lab = labels.astype(float)
+    tp_b, _ = np.histogram(bucket, bins=num_thresholds, range=(0, num_thresholds - 1), weights=lab * weights)
+    fp_b, _ = np.histogram(bucket, bins=num_thresholds, range=(0, num_thresholds - 1), weights=(1 - lab) * weights)
+    tp, fp = np.cumsum(tp_b[::-1])[::-1], np.cumsum(fp_b[::-1])[::-1]
+    tn, fn = fp[0] - fp, tp[0] - tp
+    precision = tp / np.maximum(1e-7, tp + fp)
+    recall = tp / np.maximum(1e-7, tp + fn)
+    return np.float32(np.stack([tp, fp, tn, fn, precision, recall]))
+
+
+@pytest.fixture(scope="module")
+def pr_logdir(tmp_path_factory) -> Written:
+    """Runs ``<writer>/a`` and ``<writer>/b`` from each writer, ``summary_api`` (TensorBoard's
+    form, weighted), ``bad`` (malformed tensors). ``data[(run, tag)] = {step: (labels,
+    predictions, num_thresholds, weights)}``."""
+    root = tmp_path_factory.mktemp("pr")
+    out = Written(root)
+    rng = np.random.default_rng(7)
+    for kind in available_writers():
+        for run, steps, num_thresholds, weighted in (("a", (0, 1, 2), 51, False), ("b", (0, 5), 127, True)):
+            w = make_writer(kind, root / kind / run)
+            written = {}
+            for step in steps:
+                labels, predictions = _labels_predictions(rng, 300, 0.1 * (step + 1))
+                weights = rng.uniform(0.5, 2.0, size=labels.size) if weighted and kind == "torch" else None
+                w.add_pr_curve("pr", labels, predictions, step, num_thresholds=num_thresholds, weights=weights)
+                written[step] = (labels, predictions, num_thresholds, 1.0 if weights is None else weights)
+            w.close()
+            out.data[(f"{kind}/{run}", "pr")] = written
+    if HAVE_TENSORBOARD:
+        from tensorboard.plugins.pr_curve import metadata as pr_metadata
+
+        w = tb_writer(root / "summary_api")
+        written = {}
+        for step in (0, 1):
+            labels, predictions = _labels_predictions(rng, 200, 0.3)
+            weights = rng.uniform(0.1, 3.0, size=labels.size)
+            tensor = summary_api_pr_tensor(labels.astype(bool), predictions.astype(np.float32), 33, weights)
+            md = pr_metadata.create_summary_metadata("pr", "", 33)
+            tb_event(w, tb_tensor_value("pr/pr_curves", tensor, "pr_curves", md.plugin_data.content, "pr"), step)
+            written[step] = (labels, predictions.astype(np.float32), 33, weights)
+        w.close()
+        out.data[("summary_api", "pr/pr_curves")] = written
+
+        w = tb_writer(root / "bad")
+        content = pr_metadata.create_summary_metadata("pr", "", 11).plugin_data.content
+        labels, predictions = _labels_predictions(rng, 50, 0.3)
+        good = summary_api_pr_tensor(labels, predictions, 11, 1.0)
+        tb_event(w, tb_tensor_value("pr", good[:5], "pr_curves", content), 0)  # five rows
+        tb_event(w, tb_tensor_value("pr", good, "pr_curves", content), 1)
+        tb_event(w, tb_tensor_value("pr", np.array([b"not", b"numbers"], dtype=object), "pr_curves", content), 2)
+        # metadata says 13 thresholds, the tensor has 11
+        tb_event(w, tb_tensor_value("mismatch", good, "pr_curves",
+                                    pr_metadata.create_summary_metadata("m", "", 13).plugin_data.content), 0)
+        w.close()
+        out.data[("bad", "pr")] = {1: (labels, predictions, 11, 1.0)}
+    return out
