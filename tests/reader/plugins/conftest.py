@@ -128,3 +128,90 @@ def pr_logdir(tmp_path_factory) -> Written:
         w.close()
         out.data[("bad", "pr")] = {1: (labels, predictions, 11, 1.0)}
     return out
+
+
+# -- HParams -----------------------------------------------------------------------------------------
+
+#: Trials of a sweep: hparams, the metrics passed to add_hparams, the final training loss.
+TRIALS = [
+    ({"lr": 0.1, "optimizer": "sgd", "batch_norm": True}, {"hparam/accuracy": 0.71, "hparam/loss": 0.9}),
+    ({"lr": 0.01, "optimizer": "adam", "batch_norm": False}, {"hparam/accuracy": 0.84, "hparam/loss": 0.45}),
+    ({"lr": 0.001, "optimizer": "adam", "batch_norm": True, "dropout": 0.25},
+     {"hparam/accuracy": 0.79, "hparam/loss": 0.5, "hparam/extra": 3.0}),
+]
+OPTIMIZERS = ["sgd", "adam", "rmsprop"]
+
+
+def training_curve(trial: int) -> tuple[np.ndarray, np.ndarray]:
+    steps = np.arange(0, 40, 10)
+    return steps, 2.0 / (steps + 1.0) + 0.1 * trial
+
+
+@pytest.fixture(scope="module")
+def hparams_logdir(tmp_path_factory) -> Written:
+    """``<writer>/trial<i>``: training scalars in the trial's run (``train/loss`` and a curve of
+    ``hparam/accuracy``, whose name the final metric shares), then ``add_hparams`` (a timestamped
+    sub-run). ``data[writer][i] = (time before add_hparams, time after)``.
+
+    ``tfapi``: TensorBoard's summary API: the experiment in the root run (domains, a metric in
+    group ``validation``), sessions ``s0`` (ended: success) and ``s1`` (no end, no validation
+    run), and a run whose hparams content does not decode.
+    """
+    root = tmp_path_factory.mktemp("hparams")
+    out = Written(root)
+    for kind in available_writers():
+        times = []
+        for i, (hparams, metrics) in enumerate(TRIALS):
+            w = make_writer(kind, root / kind / f"trial{i}")
+            steps, loss = training_curve(i)
+            for s, v in zip(steps, loss):
+                w.add_scalar("train/loss", float(v), int(s))
+                w.add_scalar("hparam/accuracy", float(metrics["hparam/accuracy"]) - 0.01 * (4 - s // 10), int(s))
+            before = time.time()
+            if kind == "torch":
+                w.add_hparams(dict(hparams), dict(metrics), hparam_domain_discrete={"optimizer": OPTIMIZERS})
+            else:
+                w.add_hparams(dict(hparams), dict(metrics))
+            times.append((before, time.time()))
+            w.close()
+        out.data[kind] = times
+    if HAVE_TENSORBOARD:
+        _write_tfapi(root / "tfapi")
+    return out
+
+
+def _write_tfapi(root: Path) -> None:
+    from tensorboard.compat.proto import summary_pb2
+    from tensorboard.plugins.hparams import api_pb2, plugin_data_pb2
+    from tensorboard.plugins.hparams import summary_v2 as hp
+
+    lr = hp.HParam("lr", hp.RealInterval(1e-4, 1e-1), display_name="Learning rate")
+    units = hp.HParam("units", hp.Discrete([16, 32]))
+    opt = hp.HParam("optimizer", hp.Discrete(["adam", "sgd"]))
+    w = tb_writer(root)
+    for value in hp.hparams_config_pb(hparams=[lr, units, opt], metrics=[
+            hp.Metric("loss", group="validation", display_name="Val loss", dataset_type=hp.Metric.VALIDATION),
+            hp.Metric("acc")]).value:
+        tb_event(w, value, 0)
+    w.close()
+    sessions = {"s0": ({lr: 0.01, units: 16, opt: "adam"}, 1000.5), "s1": ({lr: 0.05, units: 32, opt: "sgd"}, 2000.25)}
+    for name, (values, start) in sessions.items():
+        w = tb_writer(root / name)
+        for value in hp.hparams_pb(values, trial_id=name, start_time_secs=start).value:
+            tb_event(w, value, 0)
+        for s in range(3):
+            tb_event(w, summary_pb2.Summary.Value(tag="acc", simple_value=0.5 + 0.1 * s + (name == "s1")), s)
+        if name == "s0":
+            end = plugin_data_pb2.HParamsPluginData(version=0, session_end_info=plugin_data_pb2.SessionEndInfo(
+                status=api_pb2.STATUS_SUCCESS, end_time_secs=1100.0))
+            tb_event(w, tb_tensor_value("_hparams_/session_end_info", np.zeros(0, np.float32), "hparams",
+                                        end.SerializeToString()), 0)
+        w.close()
+    w = tb_writer(root / "s0" / "validation")
+    for s in range(3):
+        tb_event(w, summary_pb2.Summary.Value(tag="loss", simple_value=1.0 / (s + 1)), s)
+    w.close()
+    w = tb_writer(root / "broken")
+    tb_event(w, tb_tensor_value("_hparams_/session_start_info", np.zeros(0, np.float32), "hparams",
+                                b"\x1a\x10ab"), 0)  # field 3, 16 bytes announced, 2 present
+    w.close()
