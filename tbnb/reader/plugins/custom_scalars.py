@@ -1,10 +1,13 @@
 """Custom scalars: the ``custom_scalars__config__`` layout, merged across runs, and each chart's tags.
 
-A run's layout is a serialized ``Layout`` in the string tensor of tag ``custom_scalars__config__``
-(its last step counts, as TensorBoard reads one point of it). Layouts of all runs are merged as
-TensorBoard does: runs in sorted order, categories by title in order of first appearance, charts
-appended to a category unless an equal chart is already there. (TensorBoard means to do this but
-loses charts added to a category first seen in a later run; here they are kept.)
+A run's layout is a serialized ``Layout`` in the string tensor of tag ``custom_scalars__config__``.
+Layouts of all runs are merged as TensorBoard does: runs in sorted order, categories by title in
+order of first appearance, charts appended to a category unless an equal chart is already there.
+Two departures, both keeping charts TensorBoard loses: TensorBoard reads only a run's last layout,
+here every step the reader kept is merged, in step order (layouts written at one step still
+replace each other, as the reader keeps the last write of a step: tensorboardX's one-chart helpers
+all write at step 0); and TensorBoard drops charts added to a category first seen in a later run's
+layout, which here are kept.
 
 Charts:
 
@@ -133,15 +136,15 @@ def read_layout(source: LogdirLike) -> Layout:
         if source.tags(run).get(CONFIG_TAG) != PLUGIN_NAME:
             continue
         series = source.tensors(run, CONFIG_TAG)
-        if not len(series):
-            continue
-        step = int(series.step[-1])
-        try:
-            protos.append(parse_layout(series.values[len(series) - 1]))
-        except (LayoutError, ValueError) as err:
-            problems.append(PluginProblem(run, CONFIG_TAG, step, str(err)))
-            continue
-        runs.append(run)
+        found = False
+        for i, step in enumerate(series.step.tolist()):
+            try:
+                protos.append(parse_layout(series.values[i]))
+                found = True
+            except (LayoutError, ValueError) as err:
+                problems.append(PluginProblem(run, CONFIG_TAG, step, str(err)))
+        if found:
+            runs.append(run)
     return from_proto(merge_layouts(protos), runs, problems)
 
 

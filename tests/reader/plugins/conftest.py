@@ -215,3 +215,49 @@ def _write_tfapi(root: Path) -> None:
     tb_event(w, tb_tensor_value("_hparams_/session_start_info", np.zeros(0, np.float32), "hparams",
                                 b"\x1a\x10ab"), 0)  # field 3, 16 bytes announced, 2 present
     w.close()
+
+
+# -- Custom scalars ------------------------------------------------------------------------------------
+
+#: Run ``a``'s layout: a multiline chart with one invalid regex, one anchored at the tag's start,
+#: and a margin chart.
+LAYOUT_A = {
+    "Losses": {"losses": ["Multiline", [r"loss/.*", r"acc("]], "anchored": ["Multiline", [r"loss"]]},
+    "Bands": {"band": ["Margin", ["m/value", "m/lower", "m/upper"]]},
+}
+#: Run ``b``'s: the same "losses" chart again (skipped when merged), a new chart in "Losses", a
+#: new category.
+LAYOUT_B = {
+    "Losses": {"losses": ["Multiline", [r"loss/.*", r"acc("]], "accuracy": ["Multiline", [r"acc$", r"val/.*"]]},
+    "Extra": {"empty regex": ["Multiline", [""]]},
+}
+SCALARS_A = ("loss/train", "loss/val", "val/loss", "acc", "m/value", "m/lower", "m/upper")
+SCALARS_B = ("loss/train", "acc", "accuracy", "m/value")
+
+
+@pytest.fixture(scope="module")
+def custom_scalars_logdir(tmp_path_factory) -> Written:
+    """``<writer>/a`` and ``<writer>/b`` with the layouts and scalars above; tensorboardX's run
+    ``<writer>/c`` adds charts one by one with its helper methods. ``tb/bad``: a layout that
+    does not decode."""
+    root = tmp_path_factory.mktemp("custom_scalars")
+    out = Written(root)
+    for kind in available_writers():
+        for run, layout, tags in (("a", LAYOUT_A, SCALARS_A), ("b", LAYOUT_B, SCALARS_B)):
+            w = make_writer(kind, root / kind / run)
+            w.add_custom_scalars(layout)
+            for step in range(3):
+                for k, tag in enumerate(tags):
+                    w.add_scalar(tag, float(step * 10 + k), step)
+            w.close()
+        if kind == "tbx":
+            w = make_writer(kind, root / kind / "c")
+            w.add_custom_scalars_multilinechart(["acc"], category="Helpers", title="acc only")
+            w.add_custom_scalars_marginchart(["m/value", "m/lower", "m/upper"], category="Helpers", title="margin")
+            w.close()
+    if HAVE_TENSORBOARD:
+        w = tb_writer(root / "tb" / "bad")
+        tb_event(w, tb_tensor_value("custom_scalars__config__", np.array(b"\x0a\xff", dtype=object),
+                                    "custom_scalars", b""), 0)
+        w.close()
+    return out
