@@ -261,3 +261,63 @@ def custom_scalars_logdir(tmp_path_factory) -> Written:
                                     "custom_scalars", b""), 0)
         w.close()
     return out
+
+
+# -- Meshes ---------------------------------------------------------------------------------------------
+
+MESH_CONFIG = {
+    "camera": {"cls": "PerspectiveCamera", "fov": 75},
+    "lights": [{"cls": "AmbientLight", "color": "#ffffff", "intensity": 0.75}],
+    "material": {"cls": "MeshStandardMaterial", "roughness": 1, "metalness": 0},
+}
+
+
+@pytest.fixture(scope="module")
+def mesh_logdir(tmp_path_factory) -> Written:
+    """Per writer, run ``<writer>``: mesh ``solid`` (vertices, faces, colours, config; steps 0 and
+    3, two samples each), ``cloud`` (vertices only, step 1), ``painted`` (vertices and colours, step
+    2). ``data[writer][(name, step)] = (vertices, faces, colors)`` as written (None when absent).
+    ``tb/bad`` (TensorBoard's metadata): faces past the vertices, colours of the wrong size, a
+    config that is not JSON."""
+    root = tmp_path_factory.mktemp("mesh")
+    out = Written(root)
+    rng = np.random.default_rng(11)
+    for kind in available_writers():
+        written: dict[tuple[str, int], tuple] = {}
+        w = make_writer(kind, root / kind)
+        for name, step, with_faces, with_colors in (("solid", 0, True, True), ("solid", 3, True, True),
+                                                    ("cloud", 1, False, False), ("painted", 2, False, True)):
+            vertices = rng.normal(size=(2, 8, 3)).astype(np.float32)
+            faces = rng.integers(0, 8, size=(2, 5, 3)).astype(np.int32) if with_faces else None
+            colors = rng.integers(0, 256, size=(2, 8, 3)).astype(np.uint8) if with_colors else None
+            config = MESH_CONFIG if name == "solid" else None
+            if kind == "torch":
+                import torch
+
+                def t(a):
+                    return None if a is None else torch.from_numpy(a)
+
+                w.add_mesh(name, t(vertices), colors=t(colors), faces=t(faces), config_dict=config, global_step=step)
+            else:
+                w.add_mesh(name, vertices, colors=colors, faces=faces, config_dict=config, global_step=step)
+            written[(name, step)] = (vertices, faces, colors)
+        w.close()
+        out.data[kind] = written
+    if HAVE_TENSORBOARD:
+        from tensorboard.plugins.mesh import metadata as mesh_metadata
+        from tensorboard.plugins.mesh.plugin_data_pb2 import MeshPluginData
+
+        w = tb_writer(root / "tb" / "bad")
+        vertices = rng.normal(size=(1, 4, 3)).astype(np.float32)
+        parts = {MeshPluginData.VERTEX: vertices,
+                 MeshPluginData.FACE: np.array([[[0, 1, 2], [1, 2, 4]]], dtype=np.float32),  # 4 is past the end
+                 MeshPluginData.COLOR: np.zeros((1, 3, 3), dtype=np.float32)}  # 3 colours for 4 vertices
+        components = mesh_metadata.get_components_bitmask(list(parts))
+        for content_type, array in parts.items():
+            md = mesh_metadata.create_summary_metadata("broken", "broken", content_type, components,
+                                                       list(array.shape), json_config="{camera")
+            tb_event(w, tb_tensor_value(mesh_metadata.get_instance_name("broken", content_type), array,
+                                        "mesh", md.plugin_data.content, md.display_name), 5)
+        w.close()
+        out.data["bad"] = vertices
+    return out
