@@ -26,7 +26,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from ..proto import plugin_data_pb2
-from .source import LogdirLike, PluginProblem, choose_step, plugin_content, tags_of_plugin
+from .source import LogdirLike, PluginProblem, pick_step, plugin_content, tags_of_plugin
 
 PLUGIN_NAME = "mesh"
 MeshPluginData = plugin_data_pb2.MeshPluginData
@@ -222,8 +222,6 @@ def card(source: LogdirLike, name: str, runs: Sequence[str],
         mesh = meshes.get(name)
         if mesh is None:
             continue
-        have = np.array([s.step for s in mesh.steps], dtype=np.int64)
-        chosen = choose_step(have, (steps or {}).get(run))
-        step = next((s for s in mesh.steps if s.step == chosen), None)
+        have, step = pick_step(mesh.steps, (steps or {}).get(run))
         out[run] = RunMesh(run, have, mesh, step, [p for p in problems if p.tag in mesh.tags.values()])
     return out

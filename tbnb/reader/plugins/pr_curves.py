@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..proto import plugin_data_pb2
-from .source import LogdirLike, PluginProblem, choose_step, plugin_content, tags_of_plugin
+from .source import LogdirLike, PluginProblem, pick_step, plugin_content, tags_of_plugin
 
 PLUGIN_NAME = "pr_curves"
 #: The rows of the tensor, in order.
@@ -140,8 +140,6 @@ def card(source: LogdirLike, tag: str, runs: Sequence[str], steps: Mapping[str, 
         if source.tags(run).get(tag) != PLUGIN_NAME:
             continue
         curves, problems = read_curves(source, run, tag, trim=trim)
-        readable = np.array([c.step for c in curves], dtype=np.int64)
-        chosen = choose_step(readable, (steps or {}).get(run))
-        curve = next((c for c in curves if c.step == chosen), None)
+        readable, curve = pick_step(curves, (steps or {}).get(run))
         out[run] = RunCurve(run, readable, curve, problems)
     return out

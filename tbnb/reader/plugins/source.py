@@ -10,12 +10,20 @@ card, not the dashboard.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
 if TYPE_CHECKING:
     from ..proto import summary_pb2
+
+
+class HasStep(Protocol):
+    step: int
+
+
+S = TypeVar("S", bound=HasStep)
 
 
 class LogdirLike(Protocol):
@@ -71,3 +79,10 @@ def choose_step(steps: np.ndarray, wanted: int | None) -> int | None:
         return int(steps[-1])
     distance = np.abs(np.asarray(steps, dtype=np.float64) - float(wanted))
     return int(steps[int(np.argmin(distance))])
+
+
+def pick_step(items: Sequence[S], wanted: int | None) -> tuple[np.ndarray, S | None]:
+    """The steps of ``items`` (ascending, for a card's slider) and the item ``choose_step`` picks."""
+    steps = np.array([item.step for item in items], dtype=np.int64)
+    chosen = choose_step(steps, wanted)
+    return steps, next((item for item in items if item.step == chosen), None)
