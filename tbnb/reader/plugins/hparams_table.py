@@ -117,25 +117,21 @@ def _owner(session_runs: list[str], run: str) -> str | None:
     return best
 
 
-def _scalar_tags(source: LogdirLike, run: str) -> list[str]:
-    return [tag for tag, plugin in source.tags(run).items() if plugin == "scalars"]
-
-
-def _inferred_metrics(source: LogdirLike, runs: list[str], sessions: list[Session]) -> list[tuple[str, str]]:
+def _inferred_metrics(scalars: dict[str, list[str]], sessions: list[Session]) -> list[tuple[str, str]]:
     """``(group, tag)`` of every scalar in a session's run or below it, sorted."""
     session_runs = [s.run for s in sessions]
     names: set[tuple[str, str]] = set()
-    for run in runs:
+    for run, tags in scalars.items():
         owner = _owner(session_runs, run)
         if owner is None:
             continue
         group = "" if run == owner else (run if owner == "." else run[len(owner) + 1:])
-        names.update((group, tag) for tag in _scalar_tags(source, run))
+        names.update((group, tag) for tag in tags)
     return sorted(names)
 
 
-def _last(source: LogdirLike, run: str, tag: str, present: set[str]) -> tuple[float, int | None]:
-    if run not in present or source.tags(run).get(tag) != "scalars":
+def _last(source: LogdirLike, run: str, tag: str, scalars: dict[str, set[str]]) -> tuple[float, int | None]:
+    if tag not in scalars.get(run, ()):
         return math.nan, None
     series = source.scalars(run, tag)
     if not len(series.value):
@@ -149,19 +145,19 @@ def hparams_table(source: LogdirLike, join: str | None = None) -> HParamsTable:
     if join not in JOINS:
         raise ValueError(f"join must be one of {JOINS}, got {join!r}")
     data = read_hparams(source)
-    runs = source.runs()
-    present = set(runs)
+    scalars = {run: [t for t, p in source.tags(run).items() if p == "scalars"] for run in source.runs()}
+    scalar_sets = {run: set(tags) for run, tags in scalars.items()}
     taken = set(FIXED_COLUMNS)
     hcols = [HParamColumn(_unique(d.name, "hparam:", taken), d) for d in data.experiment.hparams]
     if data.experiment.metrics:
         names = [(m.group, m.tag, m.display_name) for m in data.experiment.metrics]
     else:
-        names = [(g, t, "") for g, t in _inferred_metrics(source, runs, data.sessions)]
+        names = [(g, t, "") for g, t in _inferred_metrics(scalars, data.sessions)]
     mcols = [MetricColumn(_unique(f"{g}/{t}" if g else t, "metric:", taken), t, g, "session", d)
              for g, t, d in names]
     if join == "parent":
-        parents = sorted({parent_run(s.run) for s in data.sessions} & present)
-        tags = sorted({t for p in parents for t in _scalar_tags(source, p)})
+        parents = {parent_run(s.run) for s in data.sessions} & set(scalars)
+        tags = sorted({t for p in parents for t in scalars[p]})
         mcols += [MetricColumn(_unique(t, "parent:", taken), t, "", "parent") for t in tags]
     trials = []
     for s in data.sessions:
@@ -169,7 +165,7 @@ def hparams_table(source: LogdirLike, join: str | None = None) -> HParamsTable:
         steps: dict[str, int | None] = {}
         for c in mcols:
             run = parent_run(s.run) if c.source == "parent" else metric_run(s.run, c.group)
-            values[c.key], steps[c.key] = _last(source, run, c.tag, present)
+            values[c.key], steps[c.key] = _last(source, run, c.tag, scalar_sets)
         trials.append(Trial(s, values, steps))
     return HParamsTable(data.experiment, hcols, mcols, trials, join, data.problems)
 
@@ -183,7 +179,7 @@ def hparams_frame(source: LogdirLike, join: str | None = None) -> pd.DataFrame:
     """
     try:
         import pandas as pd
-    except ImportError:  # pragma: no cover - depends on the environment
+    except ImportError:
         raise ImportError("hparams_frame needs pandas: pip install 'tbnb[pandas]'") from None
     table = hparams_table(source, join)
     hkeys = [c.key for c in table.hparam_columns]

@@ -168,3 +168,11 @@ def test_run_paths():
     assert parent_run("a/b/1700.5") == "a/b" and parent_run("trial") == "." and parent_run(".") == ""
     assert metric_run("a/s", "") == "a/s" and metric_run("a/s", "validation") == "a/s/validation"
     assert metric_run(".", "eval") == "eval"
+
+
+def test_frame_without_pandas_says_what_to_install(hparams_logdir, monkeypatch):
+    lg = tbnb.load(hparams_logdir.root / "tbx")
+    monkeypatch.setitem(__import__("sys").modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"pip install 'tbnb\[pandas\]'"):
+        hparams_frame(lg)
+    assert len(hparams_table(lg).trials) == len(TRIALS)  # the table itself needs no pandas
