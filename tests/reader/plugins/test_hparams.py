@@ -13,7 +13,7 @@ import tbnb
 from tbnb.reader.plugins.hparams import read_hparams
 from tbnb.reader.plugins.hparams_table import hparams_frame, hparams_table, metric_run, parent_run
 
-from ..conftest import WRITERS
+from ..conftest import WRITERS, available_writers
 from .conftest import OPTIMIZERS, TRIALS, needs_tensorboard, tb_event, tb_writer, training_curve
 
 pd = pytest.importorskip("pandas")
@@ -105,7 +105,7 @@ def test_frame(hparams_logdir, writer):
 
 
 def test_join_must_be_known(hparams_logdir):
-    lg = tbnb.load(hparams_logdir.root / "tbx")
+    lg = tbnb.load(hparams_logdir.root / available_writers()[0])
     with pytest.raises(ValueError, match="join must be one of"):
         hparams_table(lg, join="children")
 
@@ -171,7 +171,7 @@ def test_run_paths():
 
 
 def test_frame_without_pandas_says_what_to_install(hparams_logdir, monkeypatch):
-    lg = tbnb.load(hparams_logdir.root / "tbx")
+    lg = tbnb.load(hparams_logdir.root / available_writers()[0])
     monkeypatch.setitem(__import__("sys").modules, "pandas", None)
     with pytest.raises(ImportError, match=r"pip install 'tbnb\[pandas\]'"):
         hparams_frame(lg)
