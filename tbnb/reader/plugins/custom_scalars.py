@@ -187,7 +187,8 @@ def resolve_chart(source: LogdirLike, chart: Chart, runs: Sequence[str],
     scalars = scalar_tags(source, runs) if scalars is None else scalars
     if chart.kind == "multiline":
         regexes, errors = compile_regexes(chart.tags)
-        tags = {run: [t for t in names if any(rx.match(t) for rx in regexes)] for run, names in scalars.items()}
+        tags = {run: [t for t in names if any(rx.match(t) for rx in regexes)]
+                for run, names in scalars.items()}
         return ResolvedChart(chart, tags={r: t for r, t in tags.items() if t}, errors=errors)
     if chart.kind == "margin":
         series: dict[str, list[tuple[str, str | None, str | None]]] = {}

@@ -132,7 +132,8 @@ def _hparam_def(info: hparams_pb2.HParamInfo) -> HParamDef:
     values = tuple(value_of(v) for v in info.domain_discrete.values) if domain == "domain_discrete" else None
     interval = ((float(info.domain_interval.min_value), float(info.domain_interval.max_value))
                 if domain == "domain_interval" else None)
-    return HParamDef(info.name, info.display_name, info.description, _TYPES.get(info.type, ""), values, interval)
+    return HParamDef(info.name, info.display_name, info.description, _TYPES.get(info.type, ""),
+                     values, interval)
 
 
 def _metric_def(info: hparams_pb2.MetricInfo) -> MetricDef:
@@ -169,7 +170,8 @@ def infer_hparam_defs(sessions: list[Session], known: tuple[str, ...] = ()) -> l
     return defs
 
 
-def _decode(source: LogdirLike, run: str, tag: str, problems: list[PluginProblem]) -> hparams_pb2.HParamsPluginData | None:
+def _decode(source: LogdirLike, run: str, tag: str,
+            problems: list[PluginProblem]) -> hparams_pb2.HParamsPluginData | None:
     content = plugin_content(source, run, tag)
     if content is None:
         problems.append(PluginProblem(run, tag, None, "hparams summary without plugin content"))
@@ -208,7 +210,8 @@ def read_hparams(source: LogdirLike) -> HParamsData:
             elif kind == "session_end_info":
                 ends[run] = (data.session_end_info, _first_wall_time(source, run, tag))
             elif data is not None:
-                problems.append(PluginProblem(run, tag, None, "hparams plugin data holds no experiment or session"))
+                message = "hparams plugin data holds no experiment or session"
+                problems.append(PluginProblem(run, tag, None, message))
     sessions = []
     for run, (start, start_wall) in starts.items():
         end, end_wall = ends.get(run, (None, None))
@@ -221,7 +224,8 @@ def read_hparams(source: LogdirLike) -> HParamsData:
     return HParamsData(merge_experiments(experiments, sessions), sessions, problems)
 
 
-def merge_experiments(experiments: list[tuple[str, hparams_pb2.Experiment]], sessions: list[Session]) -> Experiment:
+def merge_experiments(experiments: list[tuple[str, hparams_pb2.Experiment]],
+                      sessions: list[Session]) -> Experiment:
     """One experiment from those written (see the module doc), completed with inferred
     definitions for hparams that sessions use but no experiment defines."""
     hparams: dict[str, HParamDef] = {}

@@ -101,7 +101,8 @@ def _plugin_data(source: LogdirLike, run: str, tag: str, problems: list[PluginPr
         problems.append(PluginProblem(run, tag, None, f"mesh plugin data does not decode: {err}"))
         return None
     if data.content_type not in COMPONENTS:
-        problems.append(PluginProblem(run, tag, None, f"mesh tag with unknown content type {data.content_type}"))
+        message = f"mesh tag with unknown content type {data.content_type}"
+        problems.append(PluginProblem(run, tag, None, message))
         return None
     return data
 
@@ -135,7 +136,7 @@ def _step(run: str, tags: Mapping[str, str], step: int, wall: float, parts: Mapp
         vertices = _triples(parts["vertices"], "vertex").astype(np.float32)
     except (KeyError, ValueError) as err:
         message = str(err) if isinstance(err, ValueError) else "no vertices at this step"
-        problems.append(PluginProblem(run, tags.get("vertices", ""), step, message))
+        problems.append(PluginProblem(run, tags.get("vertices") or next(iter(tags.values())), step, message))
         return None
     b, n = vertices.shape[:2]
     faces = colors = None
@@ -196,8 +197,8 @@ def read_meshes(source: LogdirLike, run: str) -> tuple[dict[str, Mesh], list[Plu
         steps = [s for s in (_step(run, tags, step, walls[step], by_step[step], problems)
                              for step in sorted(by_step)) if s is not None]
         md = source.metadata(run, first_tag)
-        meshes[name] = Mesh(run, name, tags, config, steps,
-                            md.display_name if md is not None else "", md.summary_description if md is not None else "")
+        display, description = (md.display_name, md.summary_description) if md is not None else ("", "")
+        meshes[name] = Mesh(run, name, tags, config, steps, display, description)
     return meshes, problems
 
 

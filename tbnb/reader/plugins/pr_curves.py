@@ -77,7 +77,8 @@ def decode(data: np.ndarray, step: int = 0, wall_time: float = 0.0, *, trim: boo
         end = int(nonzero[-1]) + 1 if nonzero.size else 1
     thresholds = np.linspace(0.0, 1.0, width)[:end]
     rows = [arr[i, :end].copy() for i in range(len(ROWS))]
-    return PrCurve(int(step), float(wall_time), thresholds, rows[4], rows[5], rows[0], rows[1], rows[2], rows[3])
+    tp, fp, tn, fn, precision, recall = rows
+    return PrCurve(int(step), float(wall_time), thresholds, precision, recall, tp, fp, tn, fn)
 
 
 def num_thresholds(source: LogdirLike, run: str, tag: str) -> int | None:
@@ -97,7 +98,8 @@ def pr_tags(source: LogdirLike, run: str) -> list[str]:
     return tags_of_plugin(source, run, PLUGIN_NAME)
 
 
-def read_curves(source: LogdirLike, run: str, tag: str, *, trim: bool = True) -> tuple[list[PrCurve], list[PluginProblem]]:
+def read_curves(source: LogdirLike, run: str, tag: str, *,
+                trim: bool = True) -> tuple[list[PrCurve], list[PluginProblem]]:
     """Every sampled step of a pr_curves tag, in step order, and the steps that could not be read."""
     series = source.tensors(run, tag)
     curves: list[PrCurve] = []
@@ -107,13 +109,13 @@ def read_curves(source: LogdirLike, run: str, tag: str, *, trim: bool = True) ->
         try:
             data = series.values[i]
             curve = decode(data, step, wall_time, trim=trim)
-        except (PrCurveError, ValueError) as err:  # ValueError: a tensor that does not decode at all
+        except ValueError as err:  # a PrCurveError, or a tensor that does not decode at all
             problems.append(PluginProblem(run, tag, step, str(err)))
             continue
         width = np.asarray(data).shape[1]
         if declared is not None and declared != width:
-            problems.append(PluginProblem(run, tag, step, f"metadata says {declared} thresholds, the tensor has "
-                                                          f"{width}; the tensor's width is used"))
+            message = f"metadata says {declared} thresholds, the tensor has {width}: its width is used"
+            problems.append(PluginProblem(run, tag, step, message))
         curves.append(curve)
     return curves, problems
 

@@ -53,7 +53,8 @@ class PluginProblem:
     message: str
 
     def __str__(self) -> str:
-        where = f"run {self.run!r}, tag {self.tag!r}" + (f", step {self.step}" if self.step is not None else "")
+        step = f", step {self.step}" if self.step is not None else ""
+        where = f"run {self.run!r}, tag {self.tag!r}{step}"
         return f"{where}: {self.message}"
 
 
