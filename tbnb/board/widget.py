@@ -120,8 +120,8 @@ class Board(anywidget.AnyWidget):
         self._colors_given = 0
         self._hidden_in: int | None = None
         self._pushed = PushedReplies()
-        self._router = Router(self._source, self._settings, {"plotly": self._answer_plotly, "index": self._answer_index},
-                              self._send_msg, self._pushed)
+        core = {"plotly": self._answer_plotly, "index": self._answer_index}
+        self._router = Router(self._source, self._settings, core, self._send_msg, self._pushed)
         super().__init__(_esm=esm, _css=assets.read_styles(), **settings)  # validates the settings
         self.on_msg(Board._route)
         self._push_plotly()

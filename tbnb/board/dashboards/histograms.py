@@ -19,6 +19,8 @@ from ..sources import MultiLogdir
 from .common import key_by_runs, start_time, tag_runs, tensor_series, x_values
 
 Derive = Callable[[list[np.ndarray]], dict[str, np.ndarray]]
+#: A card's series: ``entries(source, tag, runs, x_axis)``.
+Entries = Callable[[MultiLogdir, str, Sequence[str], str], list[dict[str, Any]]]
 
 
 def per_run(source: MultiLogdir, tag: str, runs: Sequence[str], axis: str, derive: Derive) -> list[dict[str, Any]]:
@@ -50,7 +52,7 @@ def histogram_entries(source: MultiLogdir, tag: str, runs: Sequence[str], axis: 
 
 
 def answer(source: MultiLogdir, content: dict[str, Any], settings: Settings,
-           entries: Callable[[MultiLogdir, str, Sequence[str], str], list[dict[str, Any]]] = histogram_entries) -> Reply:
+           entries: Entries = histogram_entries) -> Reply:
     """A per-run card of a histogram tag, ``entries`` making its series (``histograms`` here)."""
     req = Fields(content)
     request_id, tag, runs = req.integer("id"), req.string("tag"), req.strings("runs")

@@ -1,4 +1,5 @@
-"""Audio sniffing, WAV sample rates and TensorBoard's audio tensor form (tbnb.board.dashboards.audio), on real encoded bytes."""
+"""Audio sniffing, WAV sample rates and TensorBoard's audio tensor form
+(tbnb.board.dashboards.audio), on real encoded bytes."""
 
 from __future__ import annotations
 

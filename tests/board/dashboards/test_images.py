@@ -1,4 +1,5 @@
-"""Image sniffing and TensorBoard's image tensor form (tbnb.board.dashboards.images), on real encoded bytes."""
+"""Image sniffing and TensorBoard's image tensor form (tbnb.board.dashboards.images), on real
+encoded bytes."""
 
 from __future__ import annotations
 

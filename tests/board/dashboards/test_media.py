@@ -1,4 +1,5 @@
-"""What the blob dashboards share (tbnb.board.dashboards.media): only sniffed, supported bytes within the size limit are sent."""
+"""What the blob dashboards share (tbnb.board.dashboards.media): only sniffed, supported bytes
+within the size limit are sent."""
 
 from __future__ import annotations
 
