@@ -321,9 +321,11 @@ class Board(anywidget.AnyWidget):
             log.exception("tbnb: could not send a %r message", content.get("type"))
 
     def _route(self, content: Any, buffers: list[Any]) -> None:
+        """ipywidgets' ``msg:custom`` callback: the router answers (router.py)."""
         self._router.on_msg(content, buffers)
 
     def _settings(self) -> Settings:
+        """The settings the dashboards' handlers read, taken from the traits per request."""
         return Settings(x_axis=self.x_axis, max_blob_bytes=self.max_blob_bytes)
 
     def _push_plotly(self) -> None:
@@ -346,9 +348,11 @@ class Board(anywidget.AnyWidget):
         self.send(content, buffers)
 
     def _answer_plotly(self, content: dict[str, Any]) -> Reply:
+        """``plotly``: a core request (core.py)."""
         return plotly_reply()
 
     def _answer_index(self, content: dict[str, Any]) -> Reply:
+        """``index``: a core request, with the run colours only the board holds."""
         # Under the tick lock: a run found by a reload in progress is listed with its colour.
         with self._tick_lock, self._state_lock:
             return index_reply(self._source, dict(self.run_colors)), []

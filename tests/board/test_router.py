@@ -104,3 +104,12 @@ def test_the_registry_covers_the_wire_protocol() -> None:
     assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "distributions", "histograms", "json",
                                              "series", "text"]
     assert sorted(dashboards.push_keys()) == ["distributions", "histograms", "series"]
+
+
+def test_every_registered_dashboard_is_named_in_the_shared_constants() -> None:
+    """constants.json's "dashboards" is the list of names both sides share; "timeseries" is the
+    page's composition of the scalar, histogram and image cards and has no module of its own."""
+    from tbnb.board.protocol import DASHBOARDS
+
+    names = [m.__name__.rsplit(".", 1)[-1] for m in dashboards.MODULES]
+    assert names == [d for d in DASHBOARDS if d != "timeseries"]
