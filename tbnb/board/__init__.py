@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .magic import load_ipython_extension
-    from .widget import Board, show
+    from .display import show
+    from .widget import Board
 
 __all__ = ["Board", "load_ipython_extension", "show"]
 
-_LAZY = {"Board": ".widget", "show": ".widget", "load_ipython_extension": ".magic"}
+_LAZY = {"Board": ".widget", "show": ".display", "load_ipython_extension": ".magic"}
 
 
 def __getattr__(name: str) -> Any:

@@ -34,6 +34,8 @@ Messages (``model.send(content, callbacks, buffers)`` / ``msg:custom``)
 Every message is a dict with ``"type"``; arrays go in ``buffers`` and are described in the
 content by ``{"buffer": i, "dtype": "float64" | "float32" | "int64" | "uint8", "shape": [..]}``
 (``codec.py`` and ``js/src/codec.js`` are the only places that pack and unpack them).
+``router.py`` routes each request to the board's core (``plotly``, ``index``: core.py) or to the
+dashboard module that declares its type (dashboards/__init__.py); a failure is an ``error`` reply.
 
 Page -> kernel
   {"type": "plotly"}            the page has no plotly.js yet (it caches one on globalThis)
@@ -130,9 +132,10 @@ The page's requests are answered on the kernel's main thread, so while a cell ru
 loop) they wait, and re-asking after ``changed`` cannot keep a chart live. So the kernel
 remembers the latest ``series``, ``histograms`` and ``distributions`` request it answered for each
 card: per tag and kind for ``series`` (whole range, or zoomed: the latest ``range``), per tag and
-``runs`` for the others; at most 256 (``widget.MAX_REMEMBERED``; the least recently asked go
-first). After each ``changed`` it sends, from the poll thread, a fresh reply to every remembered
-request one of whose runs changed that tag (or was removed):
+``runs`` for the others; at most 256 (``pushed.MAX_REMEMBERED``; the least recently asked go
+first; each dashboard module says which of its request types are remembered, and by what
+key: ``PUSHED`` in dashboards/). After each ``changed`` it sends, from the poll thread, a fresh
+reply to every remembered request one of whose runs changed that tag (or was removed):
   the request's usual reply, with the request's ``id``, plus
   "push": true, "runs": [str]   (the ``runs`` the request asked for)
 The page applies a pushed reply to a card whose current request (pending, or the last one whose

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tbnb.board import widget
+from tbnb.board import pushed, widget
 from tbnb.board.codec import decode
 from tbnb.testing import EventWriter
 
@@ -112,7 +112,7 @@ def test_failed_requests_are_not_remembered(make_board, writer, tmp_path: Path) 
 
 
 def test_remembered_requests_are_bounded(make_board, writer, tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(widget, "MAX_REMEMBERED", 2)
+    monkeypatch.setattr(pushed, "MAX_REMEMBERED", 2)
     page = Page(make_board(tmp_path))
     page.ask(series("loss", 1))
     page.ask(series("acc", 2))
@@ -139,7 +139,7 @@ def test_a_removed_run_is_pushed_then_forgotten(make_board, tmp_path: Path) -> N
     page.board._poll_tick()
     (push,) = pushes(page)  # "lr" is gone with b: its request cannot be answered, and is forgotten
     assert push["id"] == 1 and [e["run"] for e in push["series"]] == ["a"]
-    assert [c["tag"] for c in page.board._remembered.values()] == ["loss"]
+    assert [c["tag"] for c in page.board._pushed.requests()] == ["loss"]
 
 
 def test_closing_stops_pushes(make_board, writer, tmp_path: Path) -> None:

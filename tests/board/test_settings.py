@@ -127,3 +127,12 @@ def test_bundle_and_styles_are_the_esm_and_css(make_board, small_logdir: Path, b
 
 def test_protocol_constants() -> None:
     assert protocol.VERSION == 1 and len(protocol.PALETTE) == 7
+
+
+def test_the_readers_histogram_defaults_are_the_boards_constants() -> None:
+    """The reader keeps TensorBoard's defaults of its own (it imports no board code); the Board
+    passes constants.json's values explicitly, and the two must not drift apart."""
+    from tbnb.reader.plugins import histograms
+
+    assert histograms.BASIS_POINTS == protocol.BASIS_POINTS
+    assert histograms.BIN_COUNT == protocol.HISTOGRAM_BINS

@@ -14,7 +14,7 @@ from tbnb.board import protocol
 from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
 from tbnb.testing import EventWriter, encode_png, encode_wav
 
-from .conftest import T0, Page
+from ..conftest import T0, Page
 
 RNG = np.random.default_rng(7)
 DIGITS = [RNG.integers(0, 256, size=(6, 4, 3), dtype=np.uint8) for _ in range(2)]  # H=6, W=4

@@ -10,7 +10,7 @@ import pytest
 
 from tbnb.testing import EventWriter
 
-from .conftest import T0, Page
+from ..conftest import T0, Page
 
 # Steps of the "weights" histogram, chosen so that rebinning to 30 bins over [0, 30] is exact:
 # 0..30 in 30 unit buckets; three values in 2 buckets; an all-equal step; an empty step.

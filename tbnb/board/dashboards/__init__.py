@@ -1,0 +1,75 @@
+"""The dashboard registry: one line per dashboard module in ``MODULES``.
+
+A dashboard module answers its requests from the reader as pure functions of the source and
+the request. It defines:
+
+``REQUESTS: dict[str, Handler]``  request type -> ``handler(source, request, settings)``
+                                  returning ``(reply, buffers)`` (request.py); a type belongs
+                                  to one module
+``PUSHED: dict[str, PushKey]``    the request types (among its own) remembered and answered
+                                  again when their data changes, each with the key saying which
+                                  remembered request a newer one replaces (pushed.py)
+``BLOBS: BlobKind`` (optional)    its tags are listed by step with the shared ``blobs`` request
+                                  and, if ``item`` is set, fetched one at a time with ``blob``
+                                  (media.py)
+
+Adding a dashboard is a new module here plus its line below (and its name in constants.json's
+"dashboards" when the page shows it as a dashboard); the router and the widget do not change.
+The run/tag index, plotly.js and the status are the board's core (core.py), not dashboards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import ModuleType
+
+from ..request import Handler, PushKey
+from . import audio, distributions, histograms, images, media, scalars, text
+from .media import BlobKind, blob_requests
+
+#: The registry: every dashboard module, in the order blob plugins are named in messages.
+MODULES: list[ModuleType] = [
+    scalars,
+    histograms,
+    distributions,
+    images,
+    audio,
+    text,
+]
+
+
+def blob_kinds(modules: Sequence[ModuleType]) -> dict[str, BlobKind]:
+    """Plugin -> BlobKind of the modules that declare ``BLOBS``, in registry order."""
+    kinds = [m.BLOBS for m in modules if getattr(m, "BLOBS", None) is not None]
+    return {kind.plugin: kind for kind in kinds}
+
+
+def handlers(modules: Sequence[ModuleType] | None = None) -> dict[str, Handler]:
+    """Request type -> handler over ``modules`` (default: the registry, read now).
+
+    ValueError if two modules claim one request type: which one answers would be an accident.
+    """
+    modules = MODULES if modules is None else modules
+    table: dict[str, Handler] = {}
+    owners: dict[str, str] = {}
+    kinds = blob_kinds(modules)
+    shared = blob_requests(kinds) if kinds else {}
+    claims = [(k, h, media.__name__) for k, h in shared.items()]
+    claims += [(k, h, m.__name__) for m in modules for k, h in m.REQUESTS.items()]
+    for name, handler, owner in claims:
+        if name in table:
+            raise ValueError(f"request type {name!r} is answered by both {owners[name]} and {owner}")
+        table[name], owners[name] = handler, owner
+    return table
+
+
+def push_keys(modules: Sequence[ModuleType] | None = None) -> dict[str, PushKey]:
+    """Request type -> push key, for the request types remembered for pushed replies."""
+    modules = MODULES if modules is None else modules
+    keys: dict[str, PushKey] = {}
+    for module in modules:
+        unknown = set(module.PUSHED) - set(module.REQUESTS)
+        if unknown:
+            raise ValueError(f"{module.__name__} pushes {sorted(unknown)} but does not answer them")
+        keys.update(module.PUSHED)
+    return keys
