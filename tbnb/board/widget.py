@@ -26,6 +26,7 @@ from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe
 from . import assets
 from .cells import execution_count
 from .core import changed_reply, index_reply, plotly_reply, totals
+from .dashboards import trait_mixins
 from .poll import Poller
 from .protocol import (
     CARD_TYPES,
@@ -57,15 +58,16 @@ _COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 _WIRE_NAMES = {"view_state": "view"}
 _PY_NAMES = {wire: py for py, wire in _WIRE_NAMES.items()}
 #: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``.
-SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers", "runs", "hidden_runs",
-            "run_colors", "tag_filter", "pinned", "card_width", "card_types", "histogram_mode",
-            "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
+#: The dashboards' own settings (their ``Traits`` mixins) are added to these below the class.
+BASE_SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers", "runs", "hidden_runs",
+                 "run_colors", "tag_filter", "pinned", "card_width", "card_types", "histogram_mode",
+                 "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
 
 #: Whether a Board of this process has sent plotly.js unasked (see ``Board._push_plotly``).
 _plotly_pushed = False
 
 
-class Board(anywidget.AnyWidget):
+class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
     """TensorBoard's dashboards for a logdir, live in the output cell.
 
     ``Board(logdir)`` or ``Board(logdir_spec="name1:path1,name2:path2")``; the other arguments
@@ -356,6 +358,11 @@ class Board(anywidget.AnyWidget):
         # Under the tick lock: a run found by a reload in progress is listed with its colour.
         with self._tick_lock, self._state_lock:
             return index_reply(self._source, dict(self.run_colors)), []
+
+
+#: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``: the Board's own and every
+#: dashboard's (its ``Traits`` mixin, registered in dashboards/__init__.py).
+SETTINGS = BASE_SETTINGS + tuple(name for mixin in trait_mixins() for name in mixin.class_trait_names(sync=True))
 
 
 def _weak_call(obj: Any, method: Callable[[Any], object]) -> Callable[[], None]:

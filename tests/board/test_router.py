@@ -113,3 +113,49 @@ def test_every_registered_dashboard_is_named_in_the_shared_constants() -> None:
 
     names = [m.__name__.rsplit(".", 1)[-1] for m in dashboards.MODULES]
     assert names == [d for d in DASHBOARDS if d != "timeseries"]
+
+
+_TRAITS_SCRIPT = """
+import sys, types, traitlets
+from tbnb.board import dashboards
+
+module = types.ModuleType("levels")
+module.REQUESTS, module.PUSHED = {}, {}
+
+class Traits(traitlets.HasTraits):
+    level_shown = traitlets.Int(3).tag(sync=True)
+
+    def doubled(self):
+        return 2 * self.level_shown
+
+module.Traits = Traits
+dashboards.MODULES.append(module)   # the one registry line, before the Board is defined
+from tbnb.board.widget import SETTINGS, Board
+
+board = Board(sys.argv[1], reload_interval=0, level_shown=5)
+assert "level_shown" in SETTINGS, SETTINGS
+assert board.level_shown == 5 and board.doubled() == 10
+assert board.get_state()["level_shown"] == 5      # synced with the page like any setting
+try:
+    Board(sys.argv[1], reload_interval=0, level_shown="x")
+except traitlets.TraitError:
+    pass
+else:
+    raise AssertionError("a dashboard trait is not validated")
+board.close()
+print("ok")
+"""
+
+
+def test_a_dashboards_traits_become_board_settings(small_logdir: Path) -> None:
+    """A module's ``Traits`` mixin: its traits are the Board's synced, validated settings and
+    its methods the Board's, with no change to widget code (a fresh interpreter, since the
+    Board class is built from the registry when its module is imported)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", _TRAITS_SCRIPT, str(small_logdir)], capture_output=True,
+                          text=True, cwd=root, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("ok")

@@ -12,6 +12,11 @@ the request. It defines:
 ``BLOBS: BlobKind`` (optional)    its tags are listed by step with the shared ``blobs`` request
                                   and, if ``item`` is set, fetched one at a time with ``blob``
                                   (media.py)
+``Traits`` (optional)             a ``traitlets.HasTraits`` subclass holding the dashboard's own
+                                  settings (synced traits, e.g. ``graph_expanded``) and Python
+                                  methods that read them; the Board inherits every module's
+                                  ``Traits`` (``trait_mixins``), so they are the Board's traits and
+                                  ``tbnb.show(..., name=value)`` accepts them
 
 Adding a dashboard is a new module here plus its line below (and its name in constants.json's
 "dashboards" when the page shows it as a dashboard); the router and the widget do not change.
@@ -36,6 +41,15 @@ MODULES: list[ModuleType] = [
     audio,
     text,
 ]
+
+
+def trait_mixins(modules: Sequence[ModuleType] | None = None) -> tuple[type, ...]:
+    """The ``Traits`` classes of the dashboard modules, in registry order: the Board's bases.
+
+    A dashboard's settings live beside its requests, so adding one touches no widget code.
+    """
+    modules = MODULES if modules is None else modules
+    return tuple(m.Traits for m in modules if getattr(m, "Traits", None) is not None)
 
 
 def blob_kinds(modules: Sequence[ModuleType]) -> dict[str, BlobKind]:
