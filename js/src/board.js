@@ -7,6 +7,7 @@ import { imageFilter } from "./blob.js";
 import { Cards } from "./cards.js";
 import { decode } from "./codec.js";
 import { PALETTE, normalizeHex } from "./colors.js";
+import { DEFAULT_CARD_WIDTH } from "./constants.js";
 import { NOUNS, PLUGIN_OF, layoutItems } from "./dashboards.js";
 import { debounce, h } from "./dom.js";
 import { saveText } from "./download.js";
@@ -117,7 +118,7 @@ class Board {
       xAxis: this.trait("x_axis"),
       logY: Boolean(this.trait("log_y")),
       ignoreOutliers: Boolean(this.trait("ignore_outliers")),
-      cardWidth: Number(this.trait("card_width")) || 420,
+      cardWidth: Number(this.trait("card_width")) || DEFAULT_CARD_WIDTH,
     };
   }
 
