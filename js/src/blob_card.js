@@ -1,14 +1,14 @@
-// Image and audio cards (one tag, one run): a step slider over the run's sampled steps (the
+// The base of image and audio cards (one tag, one run): a step slider over the run's sampled steps (the
 // latest by default, and it follows new steps while on the latest), and the step's images (all
 // of its batch) or its audio clip. The bytes are asked for only when the card is on or near the
 // screen, one item at a time; they become a Blob URL only with an allowed MIME type (blob.js),
 // else a placeholder says why. Blob URLs are revoked when their item leaves the cache or the
 // card goes away.
 
-import { blobOutcome, formatSampleRate, tooLargeText } from "./blob.js";
-import { Card } from "./card.js";
+import { blobOutcome, tooLargeText } from "./blob.js";
 import { h } from "./dom.js";
 import { formatCount, formatDateTime } from "./format.js";
+import { RunCard, stepCount } from "./run_card.js";
 
 /** Items of a batch shown at most (TensorBoard's writers keep 3 by default). */
 export const MAX_BATCH = 24;
@@ -31,9 +31,10 @@ export function blobSteps(entry) {
   return rows;
 }
 
-class BlobCard extends Card {
-  constructor(board, item, section) {
-    super(board, item, section);
+/** A card of a run's sampled steps of bytes; a subclass shows one item (show) and the step's
+ * details (renderInfo). */
+export class BlobCard extends RunCard {
+  init() {
     this.index = -1; // selected row of this.data
     this.follow = true; // on the latest step: stay there when new steps come
     this.cache = new Map(); // "step:index" -> {show, url, mime, size, width, height}
@@ -76,9 +77,7 @@ class BlobCard extends Card {
   }
 
   describe() {
-    if (!this.data) return "";
-    const n = this.data.length;
-    return n ? `${formatCount(n)} step${n === 1 ? "" : "s"}` : "no steps";
+    return stepCount(this.data && this.data.length);
   }
 
   select(index) {
@@ -194,42 +193,5 @@ class BlobCard extends Card {
     this.cache.clear();
     this.elements.clear();
     super.destroy();
-  }
-}
-
-export class ImageCard extends BlobCard {
-  show(entry, step, index) {
-    if (entry.show !== "ok") return this.placeholder(entry, "Image");
-    const img = h("img", {
-      src: entry.url,
-      alt: `${this.tag} · ${this.run} · step ${step}${index ? ` · #${index + 1}` : ""}`,
-      decoding: "async",
-    });
-    if (Number.isInteger(entry.width) && Number.isInteger(entry.height) && entry.width > 0 && entry.height > 0) {
-      img.width = entry.width;
-      img.height = entry.height;
-    }
-    // Small images are scaled up with hard pixel edges (MNIST digits, feature maps).
-    img.addEventListener("load", () => {
-      const scale = Math.min(img.clientWidth / img.naturalWidth, img.clientHeight / img.naturalHeight);
-      img.classList.toggle("tbnb-pixelated", scale >= 2);
-    });
-    return h("div", { class: "tbnb-image" }, img);
-  }
-}
-
-export class AudioCard extends BlobCard {
-  renderInfo(row) {
-    const parts = [];
-    const rate = formatSampleRate(row.rate);
-    if (rate) parts.push(rate);
-    if (typeof row.label === "string" && row.label) parts.push(row.label);
-    this.info.textContent = parts.join(" · ");
-    this.info.hidden = parts.length === 0;
-  }
-
-  show(entry) {
-    if (entry.show !== "ok") return this.placeholder(entry, "Audio");
-    return h("audio", { class: "tbnb-audio", controls: true, preload: "metadata", src: entry.url });
   }
 }

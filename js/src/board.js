@@ -1,39 +1,34 @@
 // The Board's front end: the anywidget module (entry of the bundle). It lays out the header
-// (dashboard tabs), run selector, cards and settings; keeps them in step with the synced traits
-// (so settings made in Python apply live); and speaks the message protocol of
-// tbnb/board/protocol.py, "Dashboards beyond scalars" included.
+// (dashboard tabs), run selector, cards and settings, and keeps them in step with the synced
+// traits (so settings made in Python apply live). Messages go through router.js; what each
+// dashboard shows and draws is its own module's (dashboards/, read through layout.js).
 
 import { imageFilter } from "./blob.js";
 import { Cards } from "./cards.js";
-import { decode } from "./codec.js";
 import { PALETTE, normalizeHex } from "./colors.js";
-import { NOUNS, PLUGIN_OF, layoutItems } from "./dashboards.js";
+import { DEFAULT_CARD_WIDTH } from "./constants.js";
 import { debounce, h } from "./dom.js";
-import { saveText } from "./download.js";
-import { fileNameFor } from "./format.js";
 import { Header } from "./header.js";
+import { emptyMessage, layoutItems, redrawTraits } from "./layout.js";
 import { naturalSort } from "./naturalsort.js";
 import { deliverPlotly, loadPlotly, releasePlotly } from "./plotly.js";
-import { Requests } from "./requests.js";
+import { Router } from "./router.js";
 import { RunSelector } from "./run_selector.js";
 import { shownRuns } from "./runs.js";
 import { Sections } from "./sections.js";
 import { SettingsPane } from "./settings.js";
 import { styleElement } from "./style.js";
+import { parseIndex } from "./tag_index.js";
 import { trait } from "./traits.js";
 
-const SCALARS = "scalars";
 const WAITING = "Asking the kernel for runs and tags…";
 const NO_ANSWER =
   "No answer from the kernel yet. Is it running (or busy in another cell)? If it was restarted, run the cell that shows the Board again.";
-const MIME = { csv: "text/csv", json: "application/json" };
 
 class Board {
   constructor(model, el) {
     this.model = model;
-    // {runs: [name], colors: Map, plugins: Map plugin -> Map tag -> {runs, points}, tags (the
-    // scalars' map), problems: []}
-    this.index = null;
+    this.index = null; // tag_index.js's parseIndex of the kernel's last "index"
     this.shown = new Set();
     this.order = new Map(); // run -> position in the index
     this.zooms = new Map(); // tag -> {x, y}
@@ -41,11 +36,14 @@ class Board {
     this.plotly = globalThis.Plotly || null;
     this.listeners = [];
     this.destroyed = false;
-    this.indexPending = false;
-    this.indexAgain = false;
     this.emptyText = WAITING;
     this.saveSoon = debounce(() => model.save_changes(), 150);
-    this.requests = new Requests((content) => model.send(content));
+    this.router = new Router({
+      send: (content) => model.send(content),
+      cards: () => this.cards.all(),
+      onIndex: (msg) => this.applyIndex(msg),
+      onBanner: (text) => this.banner(text),
+    });
 
     // Keys pressed inside the board are the board's: without this, JupyterLab's and Notebook 7's
     // command-mode shortcuts take arrow keys from a focused slider and A/B/X/D insert, cut or
@@ -82,14 +80,13 @@ class Board {
     this.listen();
     this.applyView(); // a zoom set from Python before the Board was shown
     this.layoutCards();
-    this.requestIndex();
+    this.router.requestIndex();
     // No index yet after 10 s: say so, and ask again every 10 s (the kernel may have been busy).
     this.retry = setInterval(() => {
       if (this.index || this.destroyed) return clearInterval(this.retry);
       this.emptyText = NO_ANSWER;
       this.layoutCards();
-      this.indexPending = false;
-      this.requestIndex();
+      this.router.retryIndex();
     }, 10000);
     this.loadPlotly();
     // The settings pane starts open when there is room for it, as in TensorBoard.
@@ -117,7 +114,7 @@ class Board {
       xAxis: this.trait("x_axis"),
       logY: Boolean(this.trait("log_y")),
       ignoreOutliers: Boolean(this.trait("ignore_outliers")),
-      cardWidth: Number(this.trait("card_width")) || 420,
+      cardWidth: Number(this.trait("card_width")) || DEFAULT_CARD_WIDTH,
     };
   }
 
@@ -141,7 +138,7 @@ class Board {
       this.listeners.push([event, fn]);
     };
     const cards = () => this.cards.all();
-    on("msg:custom", (msg, buffers) => this.onMessage(msg, buffers || []));
+    on("msg:custom", (msg, buffers) => this.router.receive(msg, buffers || []));
     on("change:smoothing", () => {
       this.settingsPane.sync();
       this.cards.smoothingChanged();
@@ -191,10 +188,13 @@ class Board {
       this.header.sync();
       this.layoutCards();
     });
-    on("change:histogram_mode", () => {
-      this.settingsPane.sync();
-      for (const card of cards()) if (card.kind === "histograms") card.redraw();
-    });
+    // Traits that only some kinds of card draw with (their dashboards' `redrawOn`).
+    for (const [name, kinds] of redrawTraits()) {
+      on(`change:${name}`, () => {
+        this.settingsPane.sync();
+        for (const card of this.cards.ofKinds(kinds)) card.settingChanged(name);
+      });
+    }
     for (const name of ["image_brightness", "image_contrast", "image_actual_size"]) {
       on(`change:${name}`, () => {
         this.settingsPane.sync();
@@ -235,18 +235,16 @@ class Board {
     for (const card of this.cards.all()) card.runsChanged();
   }
 
-  /** Runs drawn on the card of `tag` of `plugin`: selected and having the tag, in index order. */
-  runsForTag(tag, plugin = SCALARS) {
+  /** The index's entry for `tag` of `plugin` ({runs, points}), or null. */
+  tagInfo(tag, plugin) {
     const tags = this.index && this.index.plugins.get(plugin);
-    const info = tags && tags.get(tag);
-    if (!info) return [];
-    return info.runs.filter((run) => this.shown.has(run));
+    return (tags && tags.get(tag)) || null;
   }
 
-  pointsInIndex(tag, runs) {
-    const info = this.index && this.index.tags.get(tag);
-    if (!info) return 0;
-    return runs.reduce((sum, run) => sum + (Number(info.points[run]) || 0), 0);
+  /** Runs drawn on the card of `tag` of `plugin`: selected and having the tag, in index order. */
+  runsForTag(tag, plugin) {
+    const info = this.tagInfo(tag, plugin);
+    return info ? info.runs.filter((run) => this.shown.has(run)) : [];
   }
 
   colorOf(run) {
@@ -293,18 +291,8 @@ class Board {
       this.completions = joined;
       this.header.setTags(completions);
     }
-    const { kinds } = layout;
-    const nouns = [...new Set(kinds.map((kind) => NOUNS[kind]))];
-    const noun = nouns.length > 1 ? `${nouns.slice(0, -1).join(", ")} or ${nouns[nouns.length - 1]}` : nouns[0];
-    const anyTag = kinds.some((kind) => (this.index.plugins.get(PLUGIN_OF[kind]) || new Map()).size > 0);
     const message = (this.trait("status") || {}).message;
-    let empty = null;
-    if (kinds.length === 0) empty = "No card type is selected: tick Scalars, Histograms or Images above.";
-    else if (!anyTag) {
-      const appear = noun === "scalar" ? "scalars appear" : "data appears";
-      empty = typeof message === "string" && message ? `No ${noun} data yet: ${message}.` : `No ${noun} data yet. The kernel reads the logdir again and again: ${appear} here once written.`;
-    } else if (layout.tags.length === 0) empty = `No selected run has ${noun} data: see the run selector on the left.`;
-    else if (layout.groups.length === 0) empty = `No tag matches the filter “${filter}”.`;
+    const empty = emptyMessage(layout, { tags: this.index.plugins, filter, message });
     this.layoutEmpty = empty !== null;
     this.sections.render({ pinned: layout.pinned, groups: layout.groups, empty });
   }
@@ -347,14 +335,9 @@ class Board {
     }
   }
 
-  download(tag, format) {
-    this.requests.sendNow(
-      { type: format, tag, runs: this.runsForTag(tag) },
-      {
-        onReply: (msg) => saveText(fileNameFor(tag, msg.format || format), String(msg.text ?? ""), MIME[format]),
-        onError: (message) => this.header.banner(`Download of ${tag} failed: ${message}`),
-      },
-    );
+  /** An error that belongs to no card. */
+  banner(text) {
+    this.header.banner(text);
   }
 
   // ---------------------------------------------------------------------------------- kernel
@@ -366,7 +349,7 @@ class Board {
       (Plotly) => {
         if (this.destroyed) return;
         this.plotly = Plotly;
-        for (const card of this.cards.all()) if (card.full || card.data) card.redraw();
+        for (const card of this.cards.all()) if (card.hasData()) card.redraw();
       },
       (error) => {
         if (this.destroyed) return;
@@ -375,139 +358,11 @@ class Board {
     );
   }
 
-  requestIndex() {
-    if (this.indexPending) {
-      this.indexAgain = true;
-      return;
-    }
-    this.indexPending = true;
-    this.model.send({ type: "index" });
-  }
-
-  onMessage(msg, buffers) {
-    if (!msg || typeof msg !== "object" || this.destroyed) return;
-    switch (msg.type) {
-      case "plotly":
-        if (buffers.length) deliverPlotly(buffers[0]);
-        break;
-      case "index":
-        this.applyIndex(msg);
-        break;
-      case "series":
-      case "histograms":
-      case "distributions":
-      case "blobs":
-      case "blob":
-      case "text": {
-        if (msg.push === true) {
-          this.onPush(msg, buffers);
-          break;
-        }
-        if (!this.requests.owns(msg.id)) return;
-        let decoded;
-        try {
-          decoded = decode(msg, buffers);
-        } catch (error) {
-          this.requests.handle({ type: "error", id: msg.id, message: `bad reply: ${error.message}` });
-          return;
-        }
-        this.requests.handle(decoded, buffers);
-        break;
-      }
-      case "download":
-        this.requests.handle(msg, buffers);
-        break;
-      case "changed":
-        this.onChanged(msg);
-        break;
-      case "error":
-        if (msg.id === null || msg.id === undefined) this.header.banner(msg.message ?? "error");
-        else this.requests.handle(msg, buffers);
-        break;
-      default:
-        break;
-    }
-  }
-
   applyIndex(msg) {
-    this.indexPending = false;
-    const plugins = new Map(); // plugin -> tag -> {runs, points}
-    const names = [];
-    const colors = new Map();
-    for (const run of msg.runs || []) {
-      const name = typeof run === "string" ? run : run && run.name;
-      if (typeof name !== "string" || colors.has(name)) continue;
-      names.push(name);
-      colors.set(name, run.color);
-    }
-    for (const entry of msg.tags || []) {
-      if (!entry || typeof entry.tag !== "string") continue;
-      const plugin = entry.plugin === undefined ? SCALARS : entry.plugin;
-      if (typeof plugin !== "string") continue;
-      const runs = (entry.runs || []).filter((run) => typeof run === "string");
-      for (const run of runs) {
-        if (!colors.has(run)) {
-          names.push(run);
-          colors.set(run, undefined);
-        }
-      }
-      if (!plugins.has(plugin)) plugins.set(plugin, new Map());
-      const tags = plugins.get(plugin);
-      const known = tags.get(entry.tag);
-      if (known) {
-        // the same tag and plugin twice: merge
-        for (const run of runs) if (!known.runs.includes(run)) known.runs.push(run);
-        Object.assign(known.points, entry.points || {});
-      } else tags.set(entry.tag, { runs, points: { ...(entry.points || {}) } });
-    }
-    // Cards draw runs in index order; keep it stable for runs already seen.
-    this.order = new Map(names.map((name, i) => [name, i]));
-    for (const tags of plugins.values()) {
-      for (const info of tags.values()) info.runs.sort((a, b) => this.order.get(a) - this.order.get(b));
-    }
-    if (!plugins.has(SCALARS)) plugins.set(SCALARS, new Map());
-    this.index = { runs: names, colors, plugins, tags: plugins.get(SCALARS), problems: (msg.problems || []).map(String) };
+    this.index = parseIndex(msg);
+    this.order = this.index.order;
     this.header.renderProblems();
     this.runsChanged();
-    if (this.indexAgain) {
-      this.indexAgain = false;
-      this.requestIndex();
-    }
-  }
-
-  /**
-   * A reply the kernel's poll thread pushed (protocol.py, "Pushed replies"): to the cards whose
-   * request it answers. It does not settle any pending request: their own replies still come.
-   */
-  onPush(msg, buffers) {
-    let decoded;
-    try {
-      decoded = decode(msg, buffers);
-    } catch {
-      return; // a reply to the request follows anyway, once the kernel is free
-    }
-    for (const card of this.cards.all()) card.takePush(decoded, buffers);
-  }
-
-  /** New data after a poll: refetch visible cards whose tag changed, mark the others. */
-  onChanged(msg) {
-    const nonEmpty = (list) => Array.isArray(list) && list.length > 0;
-    if (nonEmpty(msg.new_runs) || nonEmpty(msg.new_tags) || nonEmpty(msg.removed_runs)) this.requestIndex();
-    const changed = new Map(); // tag -> runs
-    if (msg.tags && typeof msg.tags === "object") {
-      for (const [run, tags] of Object.entries(msg.tags)) {
-        for (const tag of tags || []) {
-          if (!changed.has(tag)) changed.set(tag, new Set());
-          changed.get(tag).add(run);
-        }
-      }
-    }
-    const runsOnly = !msg.tags && Array.isArray(msg.runs) ? new Set(msg.runs) : null;
-    for (const card of this.cards.all()) {
-      const runs = card.runs();
-      const touched = runsOnly ? runs.some((run) => runsOnly.has(run)) : changed.has(card.tag) && runs.some((run) => changed.get(card.tag).has(run));
-      if (touched) card.invalidate();
-    }
   }
 
   destroy() {
@@ -517,7 +372,7 @@ class Board {
     clearInterval(this.retry);
     cancelAnimationFrame(this.frame);
     if (this.plotlyRequester) releasePlotly(this.plotlyRequester);
-    this.requests.destroy();
+    this.router.destroy();
     this.cards.destroy();
     this.header.destroy();
     this.runSelector.destroy();

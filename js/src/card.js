@@ -1,28 +1,34 @@
-// The cards other than scalars' (histograms, distributions, images, audio, text): one per tag
-// and run. This base holds what they share: the head (tag, pin, full width), the run's name and
-// colour, lazy loading (data is asked for only when the card is near the screen, drawn only
-// when on it), requests keyed per card, and the no-op answers to the Board's scalar-only calls.
+// The base of every card (scalars, histograms, distributions, images, audio, text, and any
+// dashboard added later). It holds the lifecycle the Board drives: lazy loading (data is asked
+// for only when the card is near the screen, drawn only when on it), requests keyed per card
+// and purpose (a newer one supersedes an older one; pushed replies reach the same callback),
+// the pin and full-width buttons, and no-op answers to the Board's calls that only some kinds
+// of card act on (zoom, log scale, smoothing, x axis).
+//
+// A subclass builds its element in build() (pinButton and expandButton are made before), asks
+// for its data in fetch() or load(), puts it on the page in render() (or overrides draw()), and
+// keeps its own state in init(), which runs before build() so that build() can use it.
 
-import { PLUGIN_OF } from "./dashboards.js";
-import { h, icon, iconButton } from "./dom.js";
+import { iconButton, icon } from "./dom.js";
 import { PushSlots } from "./push.js";
 
 export class Card {
   /**
    * @param board   the Board
-   * @param item    {kind, tag, run}
-   * @param section "pinned" or "group"
+   * @param item    {kind, tag, run (null when one card shows every run), plugin}
+   * @param section "pinned" or "group": the same tag can have a card in each
    */
   constructor(board, item, section) {
     this.board = board;
     this.kind = item.kind;
     this.tag = item.tag;
-    this.run = item.run;
+    this.run = item.run ?? null;
+    this.plugin = item.plugin ?? item.kind;
     this.section = section;
-    this.visible = false;
-    this.near = false;
+    this.visible = false; // on screen: drawn
+    this.near = false; // close to the screen: data fetched ahead
     this.dirty = true; // data must be (re)fetched before drawing
-    this.needsDraw = false;
+    this.needsDraw = false; // data changed while off screen
     this.drawn = false;
     this.data = null;
     this.error = null;
@@ -31,36 +37,22 @@ export class Card {
     this.destroyed = false;
     this.purposes = new Set();
     this.pushes = new PushSlots(); // requests by purpose, for pushed replies
+    this.init();
+    this.pinButton = iconButton("pin", "Pin", () => this.board.togglePin(this.tag));
+    this.expandButton = iconButton("expand", "Full width", () => this.setExpanded(!this.expanded));
     this.build();
     this.updateButtons();
     this.updateSub();
   }
 
+  /** The subclass's own state (overridden); runs before build(). */
+  init() {}
+
+  /** Make this.el, holding this.plot (the element the ResizeObserver watches) (overridden). */
+  build() {}
+
   get key() {
-    return `${this.section}\u0000${this.kind}\u0000${this.tag}\u0000${this.run}`;
-  }
-
-  build() {
-    this.pinButton = iconButton("pin", "Pin", () => this.board.togglePin(this.tag));
-    this.expandButton = iconButton("expand", "Full width", () => this.setExpanded(!this.expanded));
-    this.title = h("div", { class: "tbnb-card-title", text: this.tag, title: this.tag });
-    this.dot = h("span", { class: "tbnb-dot" });
-    this.runName = h("span", { class: "tbnb-card-run", text: this.run, title: this.run });
-    this.meta = h("span", { class: "tbnb-card-meta" });
-    this.sub = h("div", { class: "tbnb-card-sub" }, this.dot, this.runName, this.meta);
-    this.plot = h("div", { class: `tbnb-body-${this.kind}` });
-    this.el = h(
-      "div",
-      { class: `tbnb-card tbnb-card-${this.kind}`, dataset: { tag: this.tag, run: this.run, kind: this.kind } },
-      h("div", { class: "tbnb-card-head" }, this.title, this.pinButton, this.expandButton),
-      this.sub,
-      this.plot,
-    );
-    this.updateColor();
-  }
-
-  updateColor() {
-    this.dot.style.background = this.board.colorOf(this.run);
+    return `${this.section}\u0000${this.kind}\u0000${this.tag}\u0000${this.run ?? ""}`;
   }
 
   updateButtons() {
@@ -72,22 +64,17 @@ export class Card {
     this.expandButton.title = this.expanded ? "Normal width" : "Full width";
   }
 
-  /** What the sub line says after the run's name (overridden). */
-  describe() {
-    return "";
-  }
+  /** Say what the card holds under its title (overridden). */
+  updateSub() {}
 
-  updateSub() {
-    this.meta.classList.toggle("tbnb-error", Boolean(this.error));
-    let text = this.error || this.describe();
-    if (!this.error && this.loading) text = text ? `${text} · loading…` : "loading…";
-    this.meta.textContent = text ? ` · ${text}` : "";
-    this.meta.title = this.error || "";
-  }
-
-  /** [run] while the run is selected and has the tag, else []. */
+  /** The runs the card draws: selected and having the tag, in index order. */
   runs() {
-    return this.board.runsForTag(this.tag, PLUGIN_OF[this.kind]).includes(this.run) ? [this.run] : [];
+    return this.board.runsForTag(this.tag, this.plugin);
+  }
+
+  /** Whether the card holds data to draw (plotly arriving redraws those that do). */
+  hasData() {
+    return this.data !== null;
   }
 
   // ---------------------------------------------------------------------------------- loading
@@ -102,11 +89,22 @@ export class Card {
     if (near) this.ensure();
   }
 
+  /** Fetch whatever is missing if near the screen; draw if on screen. */
   ensure() {
     if ((!this.visible && !this.near) || this.destroyed) return;
-    if (this.runs().length === 0) return; // its run was switched off: the card is going away
-    if (this.dirty) this.fetch();
+    if (!this.canLoad()) return;
+    if (this.needsFetch()) this.fetch();
     else if (this.visible && (this.needsDraw || !this.drawn)) this.draw();
+  }
+
+  /** Whether there is anything to ask for now (a per-run card whose run was switched off is
+   * going away). */
+  canLoad() {
+    return this.runs().length > 0;
+  }
+
+  needsFetch() {
+    return this.dirty;
   }
 
   fetch() {
@@ -126,14 +124,14 @@ export class Card {
 
   /**
    * Queue `content`; a newer request of the same `purpose` supersedes an older one. A reply the
-   * kernel pushes for it later (histograms, distributions) goes to `onReply` too.
+   * kernel pushes for it later goes to `onReply` too. Returns the request's id.
    */
   request(purpose, content, onReply, onError = (message) => this.fail(message)) {
     this.purposes.add(purpose);
     const deliver = (msg, buffers) => {
       if (!this.destroyed) onReply(msg, buffers || []);
     };
-    const id = this.board.requests.enqueue(content, {
+    const id = this.board.router.enqueue(content, {
       key: `${this.key}\u0000${purpose}`,
       priority: () => this.priority(),
       onReply: (msg, buffers) => {
@@ -153,7 +151,7 @@ export class Card {
   takePush(msg, buffers) {
     if (this.destroyed || this.pushes.take(msg, buffers) === 0) return false;
     if (this.error) {
-      this.error = null;
+      this.error = null; // e.g. "no answer from the kernel (is it busy…)": its poll thread answers
       this.updateSub();
     }
     return true;
@@ -162,7 +160,7 @@ export class Card {
   fail(message) {
     this.loading = false;
     this.dirty = true; // asked again when it next comes into view
-    this.error = `Could not load ${this.tag} (${this.run}): ${message}`;
+    this.error = `Could not load ${this.tag}: ${message}`;
     this.updateSub();
   }
 
@@ -179,8 +177,8 @@ export class Card {
 
   // ---------------------------------------------------------------------------------- drawing
 
+  /** Draw now if on screen, else at the next scroll into view. */
   redraw() {
-    this.updateColor();
     if (this.visible) this.draw();
     else this.needsDraw = true;
   }
@@ -205,20 +203,29 @@ export class Card {
     this.redraw();
   }
 
-  // Scalar-card calls the Board makes on every card: nothing to do here.
+  // Calls the Board makes on every card, which only some kinds act on.
+  /** The x axis changed. */
   resetAxis() {}
+  /** The `log_y` trait changed. */
   setLogY() {}
+  /** The zoom of this card's tag changed (set on a twin card, from `view`, or reset). */
   setZoom() {}
+  /** A trait this kind of card draws with changed (the kind's `redrawOn`): redraw. */
+  settingChanged() {
+    this.redraw();
+  }
+  /** The smoothing weight changed (see Cards.smoothingChanged). */
   smoothingStale() {}
   needsSmoothing() {
     return false;
   }
   applySmoothing() {}
+  /** The plot's box changed size. */
   resized() {}
 
   destroy() {
     this.destroyed = true;
-    for (const purpose of this.purposes) this.board.requests.cancel(`${this.key}\u0000${purpose}`);
+    for (const purpose of this.purposes) this.board.router.cancel(`${this.key}\u0000${purpose}`);
     this.el.remove();
   }
 }

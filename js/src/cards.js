@@ -1,32 +1,19 @@
-// All cards of a Board (every kind: scalars, histograms, distributions, images, audio, text):
-// created on demand and drawn lazily. Two IntersectionObservers tell each
+// All cards of a Board, of every kind (each made by its dashboard's card class, layout.js's
+// kindOf): created on demand and drawn lazily. Two IntersectionObservers tell each
 // card when it is near the screen (fetch its data ahead) and when it is on screen (draw it);
 // cards elsewhere neither fetch nor draw. A smoothing change is applied to the on-screen cards
 // one after another across animation frames (top first), always with the latest weight, so the
 // slider stays responsive; off-screen cards redraw when they scroll into view.
 
-import { AudioCard, ImageCard } from "./blob_card.js";
-import { DistributionCard } from "./distribution_card.js";
-import { HistogramCard } from "./histogram_card.js";
-import { ScalarCard } from "./scalar_card.js";
-import { TextCard } from "./text_card.js";
-
-const MAKERS = {
-  scalars: (board, item, section) => new ScalarCard(board, item.tag, section),
-  histograms: (board, item, section) => new HistogramCard(board, item, section),
-  distributions: (board, item, section) => new DistributionCard(board, item, section),
-  images: (board, item, section) => new ImageCard(board, item, section),
-  audio: (board, item, section) => new AudioCard(board, item, section),
-  text: (board, item, section) => new TextCard(board, item, section),
-};
+import { kindOf } from "./layout.js";
 
 /** The key of the card of `item` ({kind, tag, run}) in `section`. */
 export function cardKey(section, item) {
   return [section, item.kind, item.tag, item.run ?? ""].join("\u0000");
 }
 
-/** Smoothing work per frame: on-screen cards are restyled in one frame while they fit in this
- * (about 40 ms each with 8 runs here), the rest in the next frames, so a drag stays fluid. */
+/** Smoothing work per frame: on-screen cards are restyled in one frame while they fit in this,
+ * the rest in the next frames, so a drag stays fluid. */
 const FRAME_BUDGET_MS = 50;
 
 export class Cards {
@@ -65,7 +52,9 @@ export class Cards {
     const key = cardKey(section, item);
     let card = this.byKey.get(key);
     if (!card) {
-      card = (MAKERS[item.kind] || MAKERS.scalars)(this.board, item, section);
+      const spec = kindOf(item.kind);
+      if (!spec) throw new Error(`no dashboard defines cards of kind ${JSON.stringify(item.kind)}`);
+      card = new spec.Card(this.board, { ...item, plugin: spec.plugin }, section);
       this.byKey.set(key, card);
       this.byElement.set(card.el, card);
       this.onScreen.observe(card.el);
@@ -91,9 +80,14 @@ export class Cards {
     return [...this.byKey.values()];
   }
 
-  /** The scalar cards of `tag` (the ones zoom applies to). */
+  /** The cards of `tag` (zoom applies to them all; the kinds that do not zoom ignore it). */
   forTag(tag) {
-    return this.all().filter((card) => card.tag === tag && card.kind === "scalars");
+    return this.all().filter((card) => card.tag === tag);
+  }
+
+  /** The cards of `kinds`. */
+  ofKinds(kinds) {
+    return this.all().filter((card) => kinds.includes(card.kind));
   }
 
   /** Smoothing moved: restyle the on-screen cards' smoothed lines now (the user is watching

@@ -1,7 +1,7 @@
-// Cards drawn with plotly (histograms, distributions): plotly's look as on the scalar cards,
-// resizing, and fetching again when the x axis changes.
+// Per-run cards drawn with plotly (histograms, distributions): plotly's look as on the scalar
+// cards, resizing, and fetching again when the x axis changes.
 
-import { Card } from "./card.js";
+import { RunCard, stepCount } from "./run_card.js";
 import { PlotFit } from "./plot_fit.js";
 import { FONT } from "./style.js";
 import { relativeUnit } from "./xaxis.js";
@@ -37,7 +37,7 @@ export function baseLayout(card) {
   };
 }
 
-export class ChartCard extends Card {
+export class ChartCard extends RunCard {
   baseLayout() {
     return baseLayout(this);
   }

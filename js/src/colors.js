@@ -1,7 +1,8 @@
 // Run colours: TensorBoard's palette, the kernel's `run_colors` trait first.
 
-/** TensorBoard's 7-colour run palette (the same tuple as protocol.PALETTE). */
-export const PALETTE = ["#425066", "#12b5cb", "#e52592", "#f9ab00", "#9334e6", "#7cb342", "#e8710a"];
+import { PALETTE } from "./constants.js";
+
+export { PALETTE };
 
 const HEX = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 

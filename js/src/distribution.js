@@ -4,9 +4,10 @@
 // darkest, and the median as a line. Pure functions: no DOM.
 
 import { toNumbers } from "./codec.js";
+import { BASIS_POINTS } from "./constants.js";
 
-/** The basis points of the kernel's columns (protocol.BASIS_POINTS). */
-export const BASIS_POINTS = [0, 668, 1587, 3085, 5000, 6915, 8413, 9332, 10000];
+/** The basis points of the kernel's columns (constants.json, as protocol.BASIS_POINTS). */
+export { BASIS_POINTS };
 /** What each column is, for hover text. */
 export const LABELS = ["min", "7%", "16%", "31%", "median", "69%", "84%", "93%", "max"];
 /** Column pairs of the bands, outermost first. */

@@ -3,17 +3,18 @@
 // problems and the settings toggle; below it the list of problems (when opened) and error
 // banners.
 
-import { CARD_TYPES, CARD_TYPE_LABELS, DASHBOARDS, normalizeCardTypes, normalizeDashboard, toggleCardType } from "./dashboards.js";
+import { CARD_TYPES } from "./constants.js";
 import { debounce, h, iconButton, uniqueId } from "./dom.js";
 import { formatClock, formatShort } from "./format.js";
 import { isValidFilter } from "./groups.js";
+import { DASHBOARDS, cardTypeLabel, normalizeCardTypes, normalizeDashboard, showsCardTypes, toggleCardType } from "./layout.js";
 
 export class Header {
   constructor(board, onSettings) {
     this.board = board;
     const listId = uniqueId("tbnb-tags");
     this.datalist = h("datalist", { id: listId });
-    this.tabs = DASHBOARDS.map(([id, label]) =>
+    this.tabs = DASHBOARDS.map(({ id, label }) =>
       h("button", {
         type: "button",
         role: "tab",
@@ -36,7 +37,7 @@ export class Header {
     this.cardTypeBox = h(
       "div",
       { class: "tbnb-cardtypes", role: "group", "aria-label": "Card types", title: "Card types shown" },
-      [...this.cardTypes].map(([type, box]) => h("label", { class: "tbnb-check" }, box, CARD_TYPE_LABELS[type])),
+      [...this.cardTypes].map(([type, box]) => h("label", { class: "tbnb-check" }, box, cardTypeLabel(type))),
     );
     this.filter = h("input", {
       type: "search",
@@ -90,7 +91,7 @@ export class Header {
     }
     const types = normalizeCardTypes(b.trait("card_types"));
     for (const [type, box] of this.cardTypes) box.checked = types.includes(type);
-    this.cardTypeBox.hidden = dashboard !== "timeseries";
+    this.cardTypeBox.hidden = !showsCardTypes(dashboard);
     if (b.root.ownerDocument.activeElement !== this.filter) this.filter.value = b.trait("tag_filter");
     this.filter.classList.toggle("tbnb-invalid", !isValidFilter(this.filter.value));
     this.renderStatus();

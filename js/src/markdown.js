@@ -3,12 +3,14 @@
 // and every Board on the page shares the result, kept on globalThis. Offline: nothing is
 // fetched from anywhere.
 
-import { LIBS } from "tbnb:markdown-libs";
-
 const KEY = "__tbnb_markdown_libs__";
 const PENDING = "__tbnb_markdown_libs_pending__";
 
 async function unpack() {
+  // Imported when first needed (the bundle inlines it: no chunk is fetched), so that modules
+  // importing this one, the text dashboard's, load in node's test runner too, where only
+  // esbuild's plugin could resolve this name.
+  const { LIBS } = await import("tbnb:markdown-libs");
   const bytes = Uint8Array.from(atob(LIBS), (c) => c.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   const text = await new Response(stream).text();

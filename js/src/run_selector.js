@@ -2,7 +2,7 @@
 // and a colour swatch per run that opens a colour picker (writes `run_colors`).
 
 import { debounce, h } from "./dom.js";
-import { normalizeHex } from "./colors.js";
+import { PALETTE, normalizeHex } from "./colors.js";
 import { naturalSort } from "./naturalsort.js";
 import {
   compileRunPatterns,
@@ -84,7 +84,7 @@ export class RunSelector {
   }
 
   openPicker(run, row) {
-    this.picker.value = normalizeHex(this.board.colorOf(run)) || "#425066";
+    this.picker.value = normalizeHex(this.board.colorOf(run)) || PALETTE[0];
     this.picker.dataset.run = run;
     row.append(this.picker);
     this.picker.click();

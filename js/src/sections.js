@@ -50,7 +50,7 @@ export class Sections {
 
   /**
    * @param {{pinned: object[], groups: {name: string, items: object[]}[], empty: string | null}} spec
-   *   items: {kind, tag, run, rowStart} (dashboards.js layoutItems); empty: the message to show
+   *   items: {kind, tag, run, rowStart} (layout.js layoutItems); empty: the message to show
    *   instead of groups (no data, nothing matches...)
    */
   render(spec) {

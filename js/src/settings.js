@@ -2,9 +2,12 @@
 // width, histogram mode, image brightness, contrast and actual size, each bound to its trait
 // both ways so that changes from Python apply live.
 
+import { HISTOGRAM_MODES, X_AXES } from "./constants.js";
 import { h, iconButton, uniqueId } from "./dom.js";
 
+/** What the settings pane calls each x axis and histogram mode (their values: constants.json). */
 const X_LABELS = { step: "Step", relative: "Relative", wall: "Wall" };
+const MODE_LABELS = { offset: "Offset", overlay: "Overlay" };
 
 function field(label, control) {
   return h("label", { class: "tbnb-field" }, h("span", { text: label }), control);
@@ -35,7 +38,7 @@ export class SettingsPane {
     this.xAxis = h(
       "select",
       { class: "tbnb-input tbnb-select", "aria-label": "Horizontal axis", on: { change: () => board.setTrait("x_axis", this.xAxis.value) } },
-      Object.entries(X_LABELS).map(([value, text]) => h("option", { value, text })),
+      X_AXES.map((value) => h("option", { value, text: X_LABELS[value] ?? value })),
     );
     this.logY = h("input", { type: "checkbox", on: { change: () => board.setTrait("log_y", this.logY.checked) } });
     this.outliers = h("input", {
@@ -58,8 +61,7 @@ export class SettingsPane {
         "aria-label": "Histogram mode",
         on: { change: () => board.setTrait("histogram_mode", this.histogramMode.value) },
       },
-      h("option", { value: "offset", text: "Offset" }),
-      h("option", { value: "overlay", text: "Overlay" }),
+      HISTOGRAM_MODES.map((value) => h("option", { value, text: MODE_LABELS[value] ?? value })),
     );
     // TensorBoard's image sliders: 0..2000 and 0..5000, 1000 meaning unchanged, with a reset.
     const imageSlider = (name, label, max) => {
@@ -120,7 +122,8 @@ export class SettingsPane {
     this.outliers.checked = Boolean(b.trait("ignore_outliers"));
     this.width.value = String(b.trait("card_width"));
     this.widthText.textContent = `${b.trait("card_width")} px`;
-    this.histogramMode.value = b.trait("histogram_mode") === "overlay" ? "overlay" : "offset";
+    const mode = b.trait("histogram_mode");
+    this.histogramMode.value = HISTOGRAM_MODES.includes(mode) ? mode : HISTOGRAM_MODES[0];
     this.brightness.value = String(b.trait("image_brightness"));
     this.contrast.value = String(b.trait("image_contrast"));
     this.actualSize.checked = Boolean(b.trait("image_actual_size"));

@@ -2,12 +2,14 @@
 // the Python side needs no _css. JupyterLab's theme variables with light fallbacks; no web fonts.
 // Rules are scoped under .tbnb (two classes) so that the host page's button and input styles lose.
 
+import { DEFAULT_CARD_WIDTH } from "./constants.js";
+
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
 const CSS = `
 .tbnb{--tbnb-accent:#f57c00;--tbnb-border:var(--jp-border-color2,#e0e0e0);--tbnb-fg:var(--jp-ui-font-color1,#212121);
 --tbnb-fg2:var(--jp-ui-font-color2,#616161);--tbnb-bg:var(--jp-layout-color1,#fff);--tbnb-bg2:var(--jp-layout-color2,#f5f5f5);
---tbnb-hover:rgba(0,0,0,.06);--tbnb-card-width:420px;box-sizing:border-box;display:flex;flex-direction:column;height:760px;
+--tbnb-hover:rgba(0,0,0,.06);--tbnb-card-width:${DEFAULT_CARD_WIDTH}px;box-sizing:border-box;display:flex;flex-direction:column;height:760px;
 min-height:300px;resize:vertical;overflow:hidden;border:1px solid var(--tbnb-border);border-radius:4px;background:var(--tbnb-bg);
 color:var(--tbnb-fg);font:13px/1.4 ${FONT};text-align:left}
 .tbnb *,.tbnb *::before,.tbnb *::after{box-sizing:border-box}

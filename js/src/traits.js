@@ -1,9 +1,12 @@
-// The synced traits of protocol.py, with the defaults the page assumes when one is missing.
+// The synced traits of protocol.py, with the defaults the page assumes when one is missing
+// (those the kernel also defines come from constants.json).
+
+import { CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_WIDTH, DEFAULT_SMOOTHING, HISTOGRAM_MODES, X_AXES } from "./constants.js";
 
 export const DEFAULTS = {
-  dashboard: "timeseries",
-  smoothing: 0.6,
-  x_axis: "step",
+  dashboard: DASHBOARD_IDS[0],
+  smoothing: DEFAULT_SMOOTHING,
+  x_axis: X_AXES[0],
   log_y: false,
   ignore_outliers: true,
   runs: [".*"],
@@ -11,11 +14,11 @@ export const DEFAULTS = {
   run_colors: {},
   tag_filter: "",
   pinned: [],
-  card_width: 420,
-  view: { tags: {}, x_axis: "step" },
+  card_width: DEFAULT_CARD_WIDTH,
+  view: { tags: {}, x_axis: X_AXES[0] },
   status: {},
-  card_types: ["scalars", "histograms", "images"],
-  histogram_mode: "offset",
+  card_types: [...CARD_TYPES],
+  histogram_mode: HISTOGRAM_MODES[0],
   image_brightness: 1000,
   image_contrast: 1000,
   image_actual_size: false,

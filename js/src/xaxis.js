@@ -2,8 +2,6 @@
 // what plotly draws, and zoom ranges back. Relative time is scaled to a readable unit; wall
 // time becomes milliseconds shifted to local time, because plotly shows date axes as UTC.
 
-export const X_AXES = ["step", "relative", "wall"];
-
 const UNITS = [
   { name: "s", seconds: 1, upTo: 180 },
   { name: "min", seconds: 60, upTo: 3 * 3600 },

@@ -1,6 +1,7 @@
 // Distributions: the nine basis-point columns become nested bands, outermost (min..max) first.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import {
   BANDS,
   BASIS_POINTS,
@@ -11,11 +12,17 @@ import {
   rowOrder,
 } from "../../js/src/distribution.js";
 
+const SHARED = JSON.parse(readFileSync(new URL("../../tbnb/board/constants.json", import.meta.url), "utf8"));
+
 // Two steps; row r, column j holds 10 * r + j (so every value says where it came from).
 const values = Float64Array.from({ length: 18 }, (_, k) => 10 * Math.floor(k / 9) + (k % 9));
 
-test("the columns are TensorBoard's basis points, min to max", () => {
-  assert.deepEqual(BASIS_POINTS, [0, 668, 1587, 3085, 5000, 6915, 8413, 9332, 10000]);
+test("the columns are the kernel's basis points (constants.json), min to max", () => {
+  assert.deepEqual(BASIS_POINTS, SHARED.basis_points);
+  assert.equal(BASIS_POINTS.length, LABELS.length);
+  assert.equal(BASIS_POINTS[0], 0);
+  assert.equal(BASIS_POINTS[MEDIAN], 5000);
+  assert.equal(BASIS_POINTS[8], 10000);
   assert.equal(LABELS[0], "min");
   assert.equal(LABELS[MEDIAN], "median");
   assert.equal(LABELS[8], "max");

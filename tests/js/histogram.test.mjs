@@ -1,7 +1,7 @@
 // Histogram geometry (offset ridges, overlay lines) and the colour ramp from light to dark.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { hexToRgb, rampColor, rgbToHcl } from "../../js/src/colors.js";
+import { PALETTE, hexToRgb, rampColor, rgbToHcl } from "../../js/src/colors.js";
 import {
   SLICE_FRACTION,
   centroids,
@@ -83,7 +83,7 @@ test("overlay: every step on one count axis, baseline 0", () => {
 });
 
 test("colour ramp: the run's hue, light for early steps, dark for late ones (d3's brighter/darker)", () => {
-  for (const color of ["#425066", "#12b5cb", "#e52592", "#f9ab00", "#9334e6", "#7cb342", "#e8710a"]) {
+  for (const color of PALETTE) {
     const hue = rgbToHcl(hexToRgb(color));
     const ramp = [0, 0.25, 0.5, 0.75, 1].map((t) => rgbToHcl(hexToRgb(rampColor(color, t))));
     for (let i = 1; i < ramp.length; i++) assert.ok(ramp[i].l < ramp[i - 1].l, `${color}: lightness falls with time`);
@@ -93,6 +93,6 @@ test("colour ramp: the run's hue, light for early steps, dark for late ones (d3'
     const dh = Math.abs(ramp[4].h - hue.h);
     assert.ok(Math.min(dh, 360 - dh) < 8, `${color}: hue kept`);
   }
-  assert.equal(rampColor("#425066", 0.5), "#425066");
+  assert.equal(rampColor(PALETTE[0], 0.5), PALETTE[0]);
   assert.match(rampColor("not a colour", 0), /^#[0-9a-f]{6}$/);
 });

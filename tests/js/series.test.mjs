@@ -109,6 +109,6 @@ test("run colours: trait first, then the palette", () => {
   assert.equal(runColor("a", { a: "#ABC" }, 0), "#aabbcc");
   assert.equal(runColor("a", { a: "red" }, 2), PALETTE[2]);
   assert.equal(runColor("b", {}, 8), PALETTE[1]);
-  assert.equal(normalizeHex("#12b5cb"), "#12b5cb");
+  assert.equal(normalizeHex("#a1b2c3"), "#a1b2c3");
   assert.equal(normalizeHex("javascript:1"), null);
 });

@@ -18,7 +18,7 @@ def test_js_unit_tests_pass() -> None:
         pytest.fail("node is not installed: the front end's tests cannot run")
     if not (ROOT / "js" / "node_modules" / "esbuild").exists():
         pytest.fail("js/node_modules is missing: run `npm --prefix js ci` (pip install -e . does it too)")
-    tests = sorted(str(p) for p in (ROOT / "tests" / "js").glob("*.test.mjs"))
+    tests = sorted(str(p) for p in (ROOT / "tests" / "js").rglob("*.test.mjs"))
     assert tests, "no JS test files found"
     out = subprocess.run([node, "--test", *tests], cwd=ROOT / "js", capture_output=True, text=True, timeout=300)
     report = out.stdout + out.stderr

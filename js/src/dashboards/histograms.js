@@ -2,12 +2,16 @@
 // range) drawn as TensorBoard's OFFSET ridges or OVERLAY lines (the `histogram_mode` trait);
 // hovering a point names its step, its bucket's range and its count.
 
-import { AXIS, ChartCard } from "./chart_card.js";
-import { rampColor } from "./colors.js";
-import { escapePlotly, formatCount, formatDateTime } from "./format.js";
-import { fromHistogramMessage, offsetGeometry, overlayGeometry } from "./histogram.js";
-import { timeTicks } from "./ticks.js";
-import { toDisplayX } from "./xaxis.js";
+import { AXIS, ChartCard } from "../chart_card.js";
+import { rampColor } from "../colors.js";
+import { escapePlotly, formatDateTime } from "../format.js";
+import { fromHistogramMessage, offsetGeometry, overlayGeometry } from "../histogram.js";
+import { stepCount } from "../run_card.js";
+import { timeTicks } from "../ticks.js";
+import { toDisplayX } from "../xaxis.js";
+
+/** The trait choosing TensorBoard's OFFSET or OVERLAY drawing. */
+const MODE = "histogram_mode";
 
 export class HistogramCard extends ChartCard {
   load() {
@@ -15,9 +19,7 @@ export class HistogramCard extends ChartCard {
   }
 
   describe() {
-    if (!this.data) return "";
-    const n = this.data.steps.length;
-    return n ? `${formatCount(n)} step${n === 1 ? "" : "s"}` : "no steps";
+    return stepCount(this.data && this.data.steps.length);
   }
 
   /** Time of step `row` as hover text (for the relative and wall axes). */
@@ -54,7 +56,7 @@ export class HistogramCard extends ChartCard {
     const spec = { times, counts, bins, edges };
     const valueAxis = { ...AXIS, fixedrange: true, exponentformat: "e", hoverformat: ".4~g" };
     Object.assign(layout, { hovermode: "closest", dragmode: false });
-    if (this.board.trait("histogram_mode") === "overlay") {
+    if (this.board.trait(MODE) === "overlay") {
       const { lines } = overlayGeometry(spec);
       const traces = lines.map((line) => ({
         type: "scatter",
@@ -106,3 +108,12 @@ export class HistogramCard extends ChartCard {
     return { traces, layout };
   }
 }
+
+/** The histograms tab: a card per tag and run; also a card type of the time series tab. */
+export const dashboard = {
+  id: "histograms",
+  label: "Histograms",
+  cards: {
+    histograms: { Card: HistogramCard, plugin: "histograms", noun: "histogram", perRun: true, redrawOn: [MODE] },
+  },
+};

@@ -2,11 +2,12 @@
 // over step, relative or wall time, as nested shaded bands and a median line (TensorBoard's
 // distributions dashboard).
 
-import { AXIS, ChartCard } from "./chart_card.js";
-import { withAlpha } from "./colors.js";
-import { BAND_OPACITY, LABELS, distributionBands, fromDistributionMessage, rowOrder } from "./distribution.js";
-import { escapePlotly, formatCount } from "./format.js";
-import { toDisplayX, xAxisLayout } from "./xaxis.js";
+import { AXIS, ChartCard } from "../chart_card.js";
+import { withAlpha } from "../colors.js";
+import { BAND_OPACITY, LABELS, distributionBands, fromDistributionMessage, rowOrder } from "../distribution.js";
+import { escapePlotly } from "../format.js";
+import { stepCount } from "../run_card.js";
+import { toDisplayX, xAxisLayout } from "../xaxis.js";
 
 export class DistributionCard extends ChartCard {
   load() {
@@ -14,9 +15,7 @@ export class DistributionCard extends ChartCard {
   }
 
   describe() {
-    if (!this.data) return "";
-    const n = this.data.n;
-    return n ? `${formatCount(n)} step${n === 1 ? "" : "s"}` : "no steps";
+    return stepCount(this.data && this.data.n);
   }
 
   figure() {
@@ -62,3 +61,12 @@ export class DistributionCard extends ChartCard {
     return { traces, layout };
   }
 }
+
+/** The distributions tab: a card per histogram tag and run. */
+export const dashboard = {
+  id: "distributions",
+  label: "Distributions",
+  cards: {
+    distributions: { Card: DistributionCard, plugin: "histograms", noun: "histogram", perRun: true },
+  },
+};

@@ -1,29 +1,34 @@
-// Dashboards: the tabs and the `dashboard` trait, the card-type filter, and which cards each
-// dashboard lays out.
+// Dashboards: the tabs and the `dashboard` trait, the card-type filter, which cards each
+// dashboard lays out, and what the cards area says when there are none.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { CARD_TYPES } from "../../js/src/constants.js";
 import {
-  CARD_TYPES,
   DASHBOARDS,
-  PLUGIN_OF,
-  dashboardLabel,
+  cardTypeLabel,
+  emptyMessage,
+  kindOf,
   kindsFor,
   layoutItems,
   normalizeCardTypes,
   normalizeDashboard,
+  perRun,
+  redrawTraits,
+  showsCardTypes,
+  dashboardLabel,
   toggleCardType,
-} from "../../js/src/dashboards.js";
+} from "../../js/src/layout.js";
 
 test("tabs: TensorBoard's names, one per value of the `dashboard` trait (protocol.DASHBOARDS)", () => {
   assert.deepEqual(
-    DASHBOARDS.map(([id]) => id),
+    DASHBOARDS.map(({ id }) => id),
     ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text"],
   );
   assert.deepEqual(
-    DASHBOARDS.map(([, label]) => label),
+    DASHBOARDS.map(({ label }) => label),
     ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text"],
   );
-  for (const [id, label] of DASHBOARDS) {
+  for (const { id, label } of DASHBOARDS) {
     assert.equal(normalizeDashboard(id), id);
     assert.equal(dashboardLabel(id), label);
   }
@@ -41,8 +46,13 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   for (const id of ["scalars", "histograms", "distributions", "images", "audio", "text"]) {
     assert.deepEqual(kindsFor(id, []), [id], "card_types applies to the time series tab only");
   }
-  assert.equal(PLUGIN_OF.distributions, "histograms");
-  assert.equal(PLUGIN_OF.images, "images");
+  assert.equal(kindOf("distributions").plugin, "histograms");
+  assert.equal(kindOf("images").plugin, "images");
+  assert.ok(showsCardTypes("timeseries") && showsCardTypes("nonsense") && !showsCardTypes("images"));
+  assert.deepEqual(CARD_TYPES.map(cardTypeLabel), ["Scalars", "Histograms", "Images"]);
+  assert.equal(perRun("scalars"), false, "one scalar card draws every run");
+  assert.ok(["histograms", "distributions", "images", "audio", "text"].every(perRun));
+  assert.deepEqual([...redrawTraits()], [["histogram_mode", ["histograms"]]]);
 });
 
 test("card_types: unknown entries dropped, toggling keeps the display order", () => {
@@ -106,4 +116,24 @@ test("distributions read histogram tags; text reads text tags; the tag filter an
   const t = layoutItems({ dashboard: "text", cardTypes: [], tags: index(), shown: new Set(["c"]), pinned: ["notes", "gone"] });
   assert.deepEqual(names(t.pinned), [["text", "notes", "c"]]);
   assert.deepEqual(names(t.groups[0].items), [["text", "notes", "c"]]);
+});
+
+test("what the cards area says when there are no cards", () => {
+  const tags = index();
+  const say = (dashboard, { cardTypes = CARD_TYPES, shown = ["a", "b", "c"], filter = "", message, plugins = tags } = {}) =>
+    emptyMessage(layoutItems({ dashboard, cardTypes, tags: plugins, shown: new Set(shown), filter }), { tags: plugins, filter, message });
+  assert.equal(say("timeseries"), null);
+  assert.equal(say("timeseries", { cardTypes: [] }), "No card type is selected: tick Scalars, Histograms or Images above.");
+  const none = new Map();
+  assert.equal(
+    say("scalars", { plugins: none }),
+    "No scalar data yet. The kernel reads the logdir again and again: scalars appear here once written.",
+  );
+  assert.equal(
+    say("timeseries", { cardTypes: ["histograms", "images"], plugins: none }),
+    "No histogram or image data yet. The kernel reads the logdir again and again: data appears here once written.",
+  );
+  assert.equal(say("text", { plugins: none, message: "waiting for runs/ to be created" }), "No text data yet: waiting for runs/ to be created.");
+  assert.equal(say("text", { shown: ["a"] }), "No selected run has text data: see the run selector on the left.");
+  assert.equal(say("histograms", { filter: "^nothing" }), "No tag matches the filter “^nothing”.");
 });

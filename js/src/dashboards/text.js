@@ -2,20 +2,19 @@
 // dashboard lists them. Rank-0 text is Markdown, rendered and sanitised (sanitize.js); rank 1
 // and 2 are tables built cell by cell as text (table.js).
 
-import { tooLargeText } from "./blob.js";
-import { Card } from "./card.js";
-import { h } from "./dom.js";
-import { formatCount, formatDateTime } from "./format.js";
-import { loadMarkdownLibs, markdownLibs } from "./markdown.js";
-import { renderMarkdown, textFragment } from "./sanitize.js";
-import { buildTable } from "./table.js";
+import { tooLargeText } from "../blob.js";
+import { h } from "../dom.js";
+import { formatCount, formatDateTime } from "../format.js";
+import { loadMarkdownLibs, markdownLibs } from "../markdown.js";
+import { RunCard, stepCount } from "../run_card.js";
+import { renderMarkdown, textFragment } from "../sanitize.js";
+import { buildTable } from "../table.js";
 
 const FIRST = 10; // steps shown at first; "Show more" adds as many again
 const MORE = 20;
 
-export class TextCard extends Card {
-  constructor(board, item, section) {
-    super(board, item, section);
+export class TextCard extends RunCard {
+  init() {
     this.limit = FIRST;
   }
 
@@ -26,12 +25,6 @@ export class TextCard extends Card {
       this.loading = false;
       this.draw();
     });
-  }
-
-  describeSteps() {
-    if (!this.data) return "";
-    const n = this.data.length;
-    return n ? `${formatCount(n)} step${n === 1 ? "" : "s"}` : "no steps";
   }
 
   content(item) {
@@ -69,7 +62,7 @@ export class TextCard extends Card {
   }
 
   describe() {
-    const base = this.describeSteps();
+    const base = stepCount(this.data && this.data.length);
     return this.libsError ? `${base} · ${this.libsError}` : base;
   }
 
@@ -108,3 +101,12 @@ export class TextCard extends Card {
     return true;
   }
 }
+
+/** The text tab: a card per text tag and run. */
+export const dashboard = {
+  id: "text",
+  label: "Text",
+  cards: {
+    text: { Card: TextCard, plugin: "text", noun: "text", perRun: true },
+  },
+};

@@ -1,0 +1,11 @@
+// The Board's dashboards: one line each. A dashboard is a module of this folder exporting
+// `dashboard` (see layout.js for what it holds); the tabs follow the kernel's list of
+// dashboards (constants.json's "dashboards", protocol.DASHBOARDS), which names each one too.
+
+export { dashboard as timeseries } from "./timeseries.js";
+export { dashboard as scalars } from "./scalars.js";
+export { dashboard as histograms } from "./histograms.js";
+export { dashboard as distributions } from "./distributions.js";
+export { dashboard as images } from "./images.js";
+export { dashboard as audio } from "./audio.js";
+export { dashboard as text } from "./text.js";

@@ -1,0 +1,381 @@
+// The scalars tab, and the scalar card type of the time series tab: one card per tag drawing
+// every selected run (title, point count, a plotly chart with a faint raw line and a smoothed
+// line per run, unified hover), box zoom that asks the kernel for the exact points of the range,
+// double-click to reset, and buttons: log y, pin, full width, download CSV/JSON. The traces and
+// axes come from scalars_plot.js.
+
+import { Card } from "../card.js";
+import { CONFIG as CHART_CONFIG, baseLayout } from "../chart_card.js";
+import { h, icon, iconButton } from "../dom.js";
+import { saveText } from "../download.js";
+import { fileNameFor, formatCount } from "../format.js";
+import { PlotFit } from "../plot_fit.js";
+import { countPoints, fromMessage, maxX } from "../series.js";
+import { smooth } from "../smoothing.js";
+import { relativeUnit } from "../xaxis.js";
+import { hoverTemplate, sameRange, scalarLayout, scalarTraces, yRange, zoomFromRelayout } from "./scalars_plot.js";
+
+// Double-click is handled here: a reset also drops the zoomed data and the view entry.
+const CONFIG = { ...CHART_CONFIG, doubleClick: false };
+/** How long the smoothing weight must rest before the y axis and hover text follow it. */
+const SETTLE_MS = 200;
+const MIME = { csv: "text/csv", json: "application/json" };
+
+let smoothingWarmed = false; // once per page: see draw()
+
+export class ScalarCard extends Card {
+  init() {
+    this.full = null; // Map run -> series: the whole range, thinned by the kernel
+    this.fullRuns = new Set(); // runs in `full`
+    this.askedRuns = new Set(); // runs in `full` or on their way
+    this.unit = null; // relative-time unit, chosen from the overview
+    this.zoom = this.board.zoomOf(this.tag); // {x: [x0, x1] | null, y: [y0, y1] | null} in data units, or null
+    this.zoomData = null; // Map run -> series: the exact points of zoom.x
+    this.logY = this.board.settings.logY;
+    this.smoothedTraces = []; // trace index of each run's smoothed line
+    this.shown = []; // [{run, x (protocol units), y}] as drawn
+    this.smoothingOn = null;
+    this.smoothedWith = null; // the weight the drawn smoothed lines use
+    this.settleTimer = null;
+    this.fit = new PlotFit(this);
+  }
+
+  build() {
+    this.logButton = iconButton("log", "Log scale for y (this card)", () => this.setLogY(!this.logY));
+    const item = (label, format) =>
+      h("button", {
+        type: "button",
+        text: label,
+        on: {
+          click: () => {
+            this.menu.open = false;
+            this.download(format);
+          },
+        },
+      });
+    this.menu = h(
+      "details",
+      { class: "tbnb-menu" },
+      h("summary", { class: "tbnb-btn", title: "Download data", "aria-label": "Download data" }, icon("download")),
+      h("div", { class: "tbnb-menu-items" }, item("Download CSV", "csv"), item("Download JSON", "json")),
+    );
+    // TensorBoard drops the "/scalar_summary" suffix of TF1 summaries from titles.
+    const title = this.tag.replace(/\/scalar_summary$/, "");
+    this.title = h("div", { class: "tbnb-card-title", text: title, title: this.tag });
+    this.sub = h("div", { class: "tbnb-card-sub" });
+    this.plot = h("div", { class: "tbnb-plot" });
+    this.el = h(
+      "div",
+      { class: "tbnb-card", dataset: { tag: this.tag } },
+      h("div", { class: "tbnb-card-head" }, this.title, this.logButton, this.pinButton, this.expandButton, this.menu),
+      this.sub,
+      this.plot,
+    );
+  }
+
+  updateButtons() {
+    super.updateButtons();
+    this.logButton.classList.toggle("tbnb-on", this.logY);
+    this.logButton.setAttribute("aria-pressed", String(this.logY));
+  }
+
+  updateSub() {
+    const runs = this.runs();
+    this.sub.classList.toggle("tbnb-error", Boolean(this.error));
+    if (this.error) {
+      this.sub.textContent = this.error;
+      this.sub.title = this.error;
+      return;
+    }
+    let text;
+    if (this.full) {
+      const all = countPoints(this.full, runs);
+      text = `${formatCount(all.total)} points`;
+      if (!all.exact) text += ` (${formatCount(all.sent)} drawn)`;
+      if (this.zoom && this.zoom.x && this.zoomData) {
+        const z = countPoints(this.zoomData, runs);
+        text += ` · in view: ${formatCount(z.total)}`;
+        text += z.exact ? " (every point)" : ` (${formatCount(z.sent)} drawn: zoom in for every point)`;
+      }
+    } else {
+      const info = this.board.tagInfo(this.tag, this.plugin);
+      const points = info ? runs.reduce((sum, run) => sum + (Number(info.points[run]) || 0), 0) : 0;
+      text = `${formatCount(points)} points`;
+    }
+    if (runs.length === 0) text = "no run selected has this tag";
+    else if (this.loading) text += " · loading…";
+    this.sub.textContent = text;
+    this.sub.title = "";
+  }
+
+  /** The card's full data, as CSV or JSON, saved through the browser. */
+  download(format) {
+    this.board.router.sendNow(
+      { type: format, tag: this.tag, runs: this.runs() },
+      {
+        onReply: (msg) => saveText(fileNameFor(this.tag, msg.format || format), String(msg.text ?? ""), MIME[format]),
+        onError: (message) => this.board.banner(`Download of ${this.tag} failed: ${message}`),
+      },
+    );
+  }
+
+  hasData() {
+    return this.full !== null;
+  }
+
+  // ---------------------------------------------------------------------------------- data
+
+  setVisible(visible) {
+    super.setVisible(visible);
+    if (visible) this.fit.shown();
+  }
+
+  /** One card draws every run: with none selected it draws an empty chart. */
+  canLoad() {
+    return true;
+  }
+
+  needsFetch() {
+    return this.dirty || this.runs().some((run) => !this.askedRuns.has(run));
+  }
+
+  /** Ask for the overview (range null) or the exact points of a zoom range. */
+  requestSeries(range, onReply) {
+    const runs = this.runs();
+    const width = Math.max(100, Math.round(this.plot.clientWidth || this.board.settings.cardWidth));
+    const content = { type: "series", tag: this.tag, runs, x_axis: this.board.settings.xAxis, range, width };
+    this.request(
+      range ? "zoom" : "full",
+      content,
+      (msg) => {
+        if (msg.x_axis === this.board.settings.xAxis) onReply(msg, runs);
+      },
+      (message) => {
+        if (!range) this.askedRuns = new Set(this.fullRuns); // asked again at the next scroll
+        this.loading = false;
+        this.error = `Could not load ${this.tag}: ${message}`;
+        this.updateSub();
+      },
+    );
+  }
+
+  fetch() {
+    this.dirty = false;
+    const runs = this.runs();
+    this.askedRuns = new Set(runs);
+    if (runs.length === 0) {
+      this.full = new Map();
+      this.fullRuns = new Set();
+      this.updateSub();
+      this.draw();
+      return;
+    }
+    this.loading = true;
+    this.error = null;
+    this.updateSub();
+    this.requestSeries(null, (msg, asked) => {
+      this.full = seriesMap(msg);
+      this.fullRuns = new Set(asked);
+      this.unit = relativeUnit(maxX(this.full));
+      this.loading = Boolean(this.zoom && this.zoom.x && !this.zoomData);
+      this.draw();
+    });
+    if (this.zoom && this.zoom.x) this.fetchZoom();
+  }
+
+  fetchZoom() {
+    const range = this.zoom.x;
+    this.loading = true;
+    this.updateSub();
+    this.requestSeries(range.slice(), (msg) => {
+      if (!this.zoom || !sameRange(this.zoom.x, range)) return;
+      this.zoomData = seriesMap(msg);
+      this.loading = false;
+      this.draw();
+    });
+  }
+
+  /** The x axis changed: every x value and range is in other units now. */
+  resetAxis() {
+    this.full = null;
+    this.fullRuns = new Set();
+    this.askedRuns = new Set();
+    this.zoom = null;
+    this.zoomData = null;
+    this.invalidate();
+    this.updateSub();
+  }
+
+  /** The selected runs changed: draw the runs held, fetch the ones missing. */
+  runsChanged() {
+    this.updateSub();
+    this.needsDraw = true;
+    this.ensure();
+  }
+
+  /** Zoom set from this card, its twin in another section, the `view` trait or a reset. */
+  setZoom(zoom) {
+    const before = this.zoom;
+    this.zoom = zoom;
+    if (!sameRange(before && before.x, zoom && zoom.x)) {
+      this.zoomData = null;
+      if (zoom && zoom.x && this.full) this.fetchZoom();
+    }
+    this.updateSub();
+    this.redraw();
+  }
+
+  setLogY(on) {
+    if (on === this.logY) return;
+    this.logY = on;
+    if (this.zoom && this.zoom.y) this.zoom = this.zoom.x ? { x: this.zoom.x, y: null } : null;
+    this.updateButtons();
+    this.redraw();
+  }
+
+  // ---------------------------------------------------------------------------------- drawing
+
+  yRange(lines) {
+    return yRange(lines, { zoom: this.zoom, logY: this.logY, ignoreOutliers: this.board.settings.ignoreOutliers });
+  }
+
+  draw() {
+    const Plotly = this.board.plotly;
+    if (!this.visible || !Plotly || !this.full) {
+      this.needsDraw = true;
+      return;
+    }
+    this.needsDraw = false;
+    this.updateSub();
+    const { smoothing, xAxis } = this.board.settings;
+    const drawn = scalarTraces({
+      runs: this.runs(),
+      full: this.full,
+      zoom: this.zoom,
+      zoomData: this.zoomData,
+      smoothing,
+      xAxis,
+      unit: this.unit,
+      colorOf: (run) => this.board.colorOf(run),
+    });
+    Object.assign(this, { shown: drawn.shown, smoothedTraces: drawn.smoothedTraces, smoothingOn: drawn.on, smoothedWith: smoothing });
+    const layout = scalarLayout(baseLayout(this), { xAxis, unit: this.unit, zoom: this.zoom, logY: this.logY, range: this.yRange(drawn.lines) });
+    // A smoothing frame still queued (plotly runs them at its next animation frame) holds the
+    // lines of the old data: drop it before the new data is drawn.
+    if (this.drawn) Plotly.animate(this.plot, [], { mode: "immediate" }).catch(() => {});
+    Plotly.react(this.plot, drawn.traces, layout, CONFIG);
+    if (!this.drawn) {
+      this.drawn = true;
+      this.plot.on("plotly_relayout", (event) => this.onRelayout(event));
+      this.plot.on("plotly_doubleclick", () => setTimeout(() => this.destroyed || this.board.setZoom(this.tag, null), 0));
+      if (!smoothingWarmed) {
+        // The first smoothing change on a page costs more than the later ones: V8 has not
+        // compiled plotly's transition path yet. One change to the same weight (same values),
+        // when the page is idle, makes the user's first slider move as quick.
+        smoothingWarmed = true;
+        const idle = globalThis.requestIdleCallback || ((fn) => setTimeout(fn, 500));
+        idle(() => this.visible && !this.destroyed && this.applySmoothing(), { timeout: 3000 });
+      }
+    }
+  }
+
+  /** The weight changed: off screen, redraw when scrolled into view. */
+  smoothingStale() {
+    if (!this.visible && this.drawn) this.needsDraw = true;
+  }
+
+  /** Whether this card is on screen with smoothed lines of another weight. */
+  needsSmoothing() {
+    return this.visible && this.drawn && !this.needsDraw && this.smoothedWith !== this.board.settings.smoothing;
+  }
+
+  /**
+   * The smoothing weight changed: only the smoothed lines' values change at once, through
+   * plotly's transition path, which redraws just those traces (a full update also rebuilds the
+   * raw lines, axes and margins: too slow for a slider). The y axis and the hover text follow
+   * once the weight has rested for SETTLE_MS, so that a drag does not make the axis jump at
+   * every step.
+   */
+  applySmoothing() {
+    const Plotly = this.board.plotly;
+    if (!this.drawn || !this.visible || !Plotly) {
+      this.needsDraw = this.needsDraw || this.drawn || Boolean(this.full);
+      return;
+    }
+    const { smoothing } = this.board.settings;
+    this.smoothedWith = smoothing;
+    // Plain arrays: plotly walks a frame's objects key by key, and a typed array's keys are
+    // its indices; an Array it passes over.
+    const ys = this.shown.map((line) => Array.from(smooth(line.y, smoothing)));
+    Plotly.animate(
+      this.plot,
+      { data: ys.map((y) => ({ y })), traces: this.smoothedTraces },
+      { mode: "immediate", transition: { duration: 0 }, frame: { duration: 0, redraw: false } },
+    ).catch(() => {}); // a newer weight or a redraw interrupts it: nothing to report
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => this.settleSmoothing(), SETTLE_MS);
+  }
+
+  /** After the weight rested: fit the y range to the lines as drawn, and say "(value ...)" in
+   * the hover text exactly when smoothing is on. One update, only if something differs. */
+  settleSmoothing() {
+    const Plotly = this.board.plotly;
+    if (this.destroyed || !this.drawn || !Plotly) return;
+    const on = this.board.settings.smoothing > 0;
+    const data = {};
+    if (on !== this.smoothingOn) {
+      data.hovertemplate = this.shown.map((line) => hoverTemplate(line, on));
+      this.smoothingOn = on;
+    }
+    const layout = {};
+    if (!(this.zoom && this.zoom.y)) {
+      const lines = this.shown.map((line, i) => ({ x: line.x, y: this.plot.data[this.smoothedTraces[i]].y }));
+      const range = this.yRange(lines);
+      const now = this.plot.layout && this.plot.layout.yaxis && this.plot.layout.yaxis.range;
+      if (range && !(now && now[0] === range[0] && now[1] === range[1])) {
+        Object.assign(layout, { "yaxis.range": range, "yaxis.autorange": false });
+      }
+    }
+    if (!data.hovertemplate && !Object.keys(layout).length) return;
+    // Plotly.update, not relayout: a relayout event would be taken for a zoom by the user.
+    Plotly.update(this.plot, data, layout, this.smoothedTraces);
+  }
+
+  onRelayout(event) {
+    const zoom = zoomFromRelayout(event, { xAxis: this.board.settings.xAxis, unit: this.unit, logY: this.logY, zoom: this.zoom });
+    if (zoom === undefined) return;
+    // After plotly's own relayout has finished: setZoom redraws this chart.
+    setTimeout(() => {
+      if (!this.destroyed) this.board.setZoom(this.tag, zoom);
+    }, 0);
+  }
+
+  /** The plot's box changed size: fit the chart to it (when next on screen if off it now). */
+  resized() {
+    this.fit.resized();
+  }
+
+  destroy() {
+    clearTimeout(this.settleTimer);
+    this.fit.destroy();
+    const Plotly = this.board.plotly;
+    if (Plotly && this.drawn) Plotly.purge(this.plot);
+    super.destroy();
+  }
+}
+
+/** A "series" reply -> Map run -> series. */
+function seriesMap(msg) {
+  const out = new Map();
+  for (const entry of msg.series || []) out.set(entry.run, fromMessage(entry));
+  return out;
+}
+
+/** The scalars tab: a card per tag with every selected run; also a card type of the time series tab. */
+export const dashboard = {
+  id: "scalars",
+  label: "Scalars",
+  cards: {
+    scalars: { Card: ScalarCard, plugin: "scalars", noun: "scalar", perRun: false },
+  },
+};

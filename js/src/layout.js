@@ -1,0 +1,167 @@
+// The dashboards (tabs) and the cards each one lays out, read from the registry
+// (dashboards/index.js). Pure functions: no DOM.
+//
+// A dashboard module (dashboards/<name>.js) exports its card classes and `dashboard`:
+//   id          the `dashboard` trait's value; its name in the registry and in the kernel's
+//               list (constants.json "dashboards"), whose order the tabs follow
+//   label       the tab's name
+//   cards       {kind: {Card, plugin, noun, perRun, redrawOn}}: the kinds of card it defines.
+//               Card: a class extending card.js's Card, made as new Card(board, item, section)
+//               with item {kind, tag, run, plugin}; plugin: whose tags it shows (the index's
+//               "plugin" field); noun: its data in messages ("No histogram data yet"); perRun:
+//               a card per tag and run (else one per tag drawing every run); redrawOn: traits
+//               whose change redraws its cards (optional)
+//   cardTypes   true for a tab showing the kinds the `card_types` trait selects (time series)
+//   rowsPerTag  true to lay out a row per tag and a column per run (images, audio)
+
+import { CARD_TYPES, DASHBOARD_IDS } from "./constants.js";
+import * as registry from "./dashboards/index.js";
+import { groupTags, pinnedTags } from "./groups.js";
+
+const rank = (id) => (DASHBOARD_IDS.includes(id) ? DASHBOARD_IDS.indexOf(id) : DASHBOARD_IDS.length);
+
+/** The dashboards in tab order: the kernel's order (any it does not list go last). */
+export const DASHBOARDS = Object.values(registry).sort((a, b) => rank(a.id) - rank(b.id) || (a.id < b.id ? -1 : 1));
+
+const BY_ID = new Map(DASHBOARDS.map((d) => [d.id, d]));
+const DEFAULT = BY_ID.get(DASHBOARD_IDS[0]) || DASHBOARDS[0];
+
+/** Every kind of card: kind -> {kind, Card, plugin, noun, perRun, redrawOn, label (its tab's)}. */
+export const KINDS = new Map(
+  DASHBOARDS.flatMap((d) => Object.entries(d.cards).map(([kind, spec]) => [kind, { redrawOn: [], ...spec, kind, label: d.label }])),
+);
+
+/** The spec of a kind of card (undefined for an unknown kind). */
+export function kindOf(kind) {
+  return KINDS.get(kind);
+}
+
+/** The trait value -> a known dashboard's id (the default, "timeseries", for anything else). */
+export function normalizeDashboard(value) {
+  return BY_ID.has(value) ? value : DEFAULT.id;
+}
+
+/** The tab's label (the default tab's for an unknown value). */
+export function dashboardLabel(value) {
+  return BY_ID.get(normalizeDashboard(value)).label;
+}
+
+/** What the card-type filter calls a card type ("Scalars"). */
+export function cardTypeLabel(type) {
+  const spec = KINDS.get(type);
+  return spec ? spec.label : type;
+}
+
+/** The `card_types` trait -> the known types it lists, in display order (all when not a list). */
+export function normalizeCardTypes(value) {
+  if (!Array.isArray(value)) return CARD_TYPES.slice();
+  return CARD_TYPES.filter((type) => value.includes(type));
+}
+
+/** `card_types` after switching `type` on or off (kept in display order). */
+export function toggleCardType(value, type, on) {
+  const set = new Set(normalizeCardTypes(value));
+  if (on) set.add(type);
+  else set.delete(type);
+  return CARD_TYPES.filter((t) => set.has(t));
+}
+
+/** Whether the tab shows the card-type filter (its kinds are the `card_types` trait's). */
+export function showsCardTypes(dashboard) {
+  return Boolean(BY_ID.get(normalizeDashboard(dashboard)).cardTypes);
+}
+
+/** The kinds of card a dashboard shows, in the order they appear within a tag. */
+export function kindsFor(dashboard, cardTypes) {
+  const d = BY_ID.get(normalizeDashboard(dashboard));
+  return d.cardTypes ? normalizeCardTypes(cardTypes) : Object.keys(d.cards);
+}
+
+/** Whether a kind has a card per tag and run (else one card per tag draws every run). */
+export function perRun(kind) {
+  const spec = KINDS.get(kind);
+  return spec ? spec.perRun : true;
+}
+
+/** Dashboards laid out as TensorBoard's image and audio dashboards: a row per tag, a column per run. */
+export function rowsPerTag(dashboard) {
+  return Boolean(BY_ID.get(normalizeDashboard(dashboard)).rowsPerTag);
+}
+
+/** trait -> the kinds of card its change redraws (each kind's `redrawOn`). */
+export function redrawTraits() {
+  const out = new Map();
+  for (const spec of KINDS.values()) {
+    for (const name of spec.redrawOn) out.set(name, [...(out.get(name) || []), spec.kind]);
+  }
+  return out;
+}
+
+/**
+ * The cards of a dashboard.
+ *
+ * @param {{dashboard: string, cardTypes: string[], tags: Map<string, Map<string, {runs: string[]}>>,
+ *   shown: Set<string>, filter: string, pinned: string[]}} spec
+ *   tags: plugin -> tag -> info (runs in index order); shown: the runs selected
+ * @returns {{pinned: object[], groups: {name: string, items: object[]}[], tags: string[], kinds: string[]}}
+ *   items are {kind, tag, run (null for a card of every run), rowStart}; `tags` are the tags that
+ *   have a card (before the tag filter), for completion
+ */
+export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pinned = [] }) {
+  const id = normalizeDashboard(dashboard);
+  const kinds = kindsFor(id, cardTypes);
+  const rows = rowsPerTag(id);
+  const runsOf = new Map(); // tag -> [[kind, runs]]
+  for (const kind of kinds) {
+    const spec = KINDS.get(kind);
+    const byTag = spec && tags.get(spec.plugin);
+    if (!byTag) continue;
+    for (const [tag, info] of byTag) {
+      const runs = (info.runs || []).filter((run) => shown.has(run));
+      if (runs.length === 0) continue;
+      if (!runsOf.has(tag)) runsOf.set(tag, []);
+      runsOf.get(tag).push([kind, runs]);
+    }
+  }
+  const itemsOf = (tag) => {
+    const items = [];
+    for (const [kind, runs] of runsOf.get(tag) || []) {
+      if (!perRun(kind)) items.push({ kind, tag, run: null, rowStart: false });
+      else for (const run of runs) items.push({ kind, tag, run, rowStart: rows && items.length === 0 });
+    }
+    return items;
+  };
+  const all = [...runsOf.keys()];
+  return {
+    pinned: pinnedTags(pinned, all).flatMap(itemsOf),
+    groups: groupTags(all, filter).map((group) => ({ name: group.name, items: group.tags.flatMap(itemsOf) })),
+    tags: all,
+    kinds,
+  };
+}
+
+/** "a", "a or b", "a, b or c". */
+function either(words) {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0];
+}
+
+/**
+ * What the cards area says instead of cards, or null when it has cards to show.
+ * @param layout  layoutItems' result
+ * @param tags    plugin -> tag -> info (the index)
+ * @param filter  the `tag_filter` trait; message: the `status` trait's message
+ */
+export function emptyMessage(layout, { tags, filter, message }) {
+  const { kinds } = layout;
+  if (kinds.length === 0) return `No card type is selected: tick ${either(CARD_TYPES.map(cardTypeLabel))} above.`;
+  const noun = either([...new Set(kinds.map((kind) => KINDS.get(kind).noun))]);
+  const anyTag = kinds.some((kind) => (tags.get(KINDS.get(kind).plugin) || new Map()).size > 0);
+  if (!anyTag) {
+    const appear = noun === "scalar" ? "scalars appear" : "data appears";
+    if (typeof message === "string" && message) return `No ${noun} data yet: ${message}.`;
+    return `No ${noun} data yet. The kernel reads the logdir again and again: ${appear} here once written.`;
+  }
+  if (layout.tags.length === 0) return `No selected run has ${noun} data: see the run selector on the left.`;
+  if (layout.groups.length === 0) return `No tag matches the filter “${filter}”.`;
+  return null;
+}

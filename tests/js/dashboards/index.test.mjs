@@ -1,0 +1,45 @@
+// The registry of dashboards: one module per dashboard, each exporting `dashboard` with the
+// fields layout.js reads; the same dashboards as the kernel's list; nothing outside layout.js
+// names a dashboard module, so that adding one touches neither the Board nor other dashboards.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { Card } from "../../../js/src/card.js";
+import { CARD_TYPES, DASHBOARD_IDS } from "../../../js/src/constants.js";
+import * as registry from "../../../js/src/dashboards/index.js";
+import { DASHBOARDS, KINDS } from "../../../js/src/layout.js";
+
+const SRC = new URL("../../../js/src/", import.meta.url);
+
+test("the registry holds the kernel's dashboards (constants.json), in its order for the tabs", () => {
+  assert.deepEqual(Object.keys(registry).sort(), [...DASHBOARD_IDS].sort());
+  assert.deepEqual(DASHBOARDS.map((d) => d.id), [...DASHBOARD_IDS]);
+});
+
+test("each registry entry is its module's `dashboard`, named by its id, with its cards' specs", () => {
+  const kinds = new Map();
+  for (const [name, d] of Object.entries(registry)) {
+    assert.equal(d.id, name);
+    assert.equal(typeof d.label, "string");
+    assert.ok(d.label.length > 0);
+    assert.equal(typeof d.cards, "object");
+    for (const [kind, spec] of Object.entries(d.cards)) {
+      assert.ok(!kinds.has(kind), `${kind} is defined by ${kinds.get(kind)} and ${name}`);
+      kinds.set(kind, name);
+      assert.ok(spec.Card.prototype instanceof Card, `${kind}'s card class extends Card`);
+      assert.equal(typeof spec.plugin, "string");
+      assert.equal(typeof spec.noun, "string");
+      assert.equal(typeof spec.perRun, "boolean");
+    }
+    assert.ok(d.cardTypes || Object.keys(d.cards).length > 0, `${name} shows some kind of card`);
+  }
+  for (const type of CARD_TYPES) assert.ok(KINDS.has(type), `card type ${type} has a card class`);
+});
+
+test("only layout.js imports the registry; no module outside dashboards/ imports a dashboard", () => {
+  for (const name of readdirSync(SRC).filter((n) => n.endsWith(".js"))) {
+    const text = readFileSync(new URL(name, SRC), "utf8");
+    const imports = [...text.matchAll(/from\s+"\.\/dashboards\/([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(imports, name === "layout.js" ? ["index.js"] : [], name);
+  }
+});

@@ -1,0 +1,37 @@
+// The kernel's index -> runs in order, tags per plugin, colours and problems.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { parseIndex } from "../../js/src/tag_index.js";
+
+test("runs keep the kernel's order; runs only named by tags come last; bad entries are skipped", () => {
+  const index = parseIndex({
+    runs: [{ name: "b", color: "#111111" }, "a", { name: "b" }, null, { name: 3 }],
+    tags: [
+      { tag: "loss", runs: ["a", "b", "c", 7] },
+      { tag: "w", plugin: "histograms", runs: ["c", "a"], points: { a: 2 } },
+      { tag: 5 },
+      { tag: "bad", plugin: 1, runs: ["d"] },
+    ],
+    problems: ["damaged record", 4],
+  });
+  assert.deepEqual(index.runs, ["b", "a", "c"]);
+  assert.equal(index.colors.get("b"), "#111111");
+  assert.equal(index.colors.get("c"), undefined);
+  assert.deepEqual([...index.order], [["b", 0], ["a", 1], ["c", 2]]);
+  assert.deepEqual([...index.plugins.keys()], ["scalars", "histograms"], "no plugin: a scalar tag");
+  assert.deepEqual(index.plugins.get("scalars").get("loss").runs, ["b", "a", "c"], "runs in index order");
+  assert.deepEqual(index.plugins.get("histograms").get("w"), { runs: ["a", "c"], points: { a: 2 } });
+  assert.deepEqual(index.problems, ["damaged record", "4"]);
+});
+
+test("a tag listed twice for one plugin is merged", () => {
+  const index = parseIndex({
+    runs: ["a", "b"],
+    tags: [
+      { tag: "loss", runs: ["b"], points: { b: 3 } },
+      { tag: "loss", plugin: "scalars", runs: ["a", "b"], points: { a: 1 } },
+    ],
+  });
+  assert.deepEqual(index.plugins.get("scalars").get("loss"), { runs: ["a", "b"], points: { b: 3, a: 1 } });
+  assert.deepEqual(parseIndex({}).runs, []);
+});
