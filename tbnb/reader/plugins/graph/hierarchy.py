@@ -1,0 +1,245 @@
+"""The hierarchy of a graph: scopes from ``/`` in names, series, and constants/summaries as annotations.
+
+Built once per graph, as arrays over *items*: items ``0..N-1`` are the graph's ops, then one item
+per scope (the first is the root, ``""``), then one per series. Every view of the graph (which
+scopes are open, which series grouped) is computed from these arrays without rebuilding them.
+
+- An op whose name is also a scope (``A`` beside ``A/b``) sits inside that scope, labelled
+  ``(A)``, with the id ``A/(A)``, as TensorBoard shows it.
+- Constants (``Const``, torch's ``prim::Constant``) feeding other nodes, and summary ops
+  (``^[a-zA-Z]+Summary$``) reading one, are annotations beside the nodes they feed or read, not
+  nodes of the hierarchy; their edges are not lifted.
+- Ops are ordered so that every scope's and series' ops are one contiguous range
+  (``op_order[first[item]:last[item]]``): counts, compute time and memory inside any item are
+  differences of prefix sums, and per-item histograms are one ``bincount`` of a slice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .model import Graph
+from .series import Series, detect_series
+
+OP, SCOPE, SERIES = 0, 1, 2
+IN_ANNOTATION, OUT_ANNOTATION = 0, 1
+
+CONST_OPS = frozenset({"Const", "prim::Constant"})
+_SUMMARY_OP = re.compile(r"^[a-zA-Z]+Summary$")
+_TORCH_SCOPE = re.compile(r"^([A-Za-z_][\w.]*)\[(.+)\]$")
+
+
+def scope_label(leaf: str) -> str:
+    """A scope's label: torch's ``Conv2d[conv1]`` reads as ``conv1 (Conv2d)``, the attribute name
+    a user of the model writes, then its class; other scopes keep their name."""
+    m = _TORCH_SCOPE.match(leaf)
+    return f"{m.group(2)} ({m.group(1)})" if m else leaf
+
+
+def _codes(values: list[str]) -> tuple[np.ndarray, list[str]]:
+    table: dict[str, int] = {}
+    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int32, count=len(values))
+    return codes, list(table)
+
+
+@dataclass
+class Hierarchy:
+    """The static hierarchy of ``graph`` (see the module docstring for the item numbering)."""
+
+    graph: Graph
+    names: list[str]                 # item ids: op ids, scope names, series names
+    labels: list[str]
+    kind: np.ndarray                 # uint8 per item: OP, SCOPE, SERIES
+    parent: np.ndarray               # int32 per item, series grouped; -1 for the root
+    depth: np.ndarray                # int32 per item, series grouped
+    op_scope: np.ndarray             # int32 per op: its scope item
+    op_series: np.ndarray            # int32 per op: its series item, or -1
+    series: list[Series]
+    embedded: np.ndarray             # bool per op: drawn as an annotation, not a node
+    annotations: dict[int, list[tuple[int, int]]]   # host op -> [(annotation op, side)]
+    op_codes: np.ndarray
+    op_table: list[str]
+    device_codes: np.ndarray
+    device_table: list[str]
+    op_order: np.ndarray             # ops in tree order (each item's ops contiguous)
+    first: np.ndarray                # per item: range in op_order
+    last: np.ndarray
+    core: np.ndarray                 # indices of the graph's edges between non-embedded ops
+    _cum: dict[str, np.ndarray] = field(default_factory=dict)
+    _ids: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def n_ops(self) -> int:
+        return len(self.graph.names)
+
+    @property
+    def root(self) -> int:
+        return self.n_ops
+
+    @property
+    def n_items(self) -> int:
+        return len(self.names)
+
+    def item(self, name: str) -> int:
+        """The item with id ``name`` (an op, scope or series); KeyError if none."""
+        if not self._ids:
+            self._ids = {n: i for i, n in enumerate(self.names)}
+        return self._ids[name]
+
+    def total(self, what: str, items: np.ndarray) -> np.ndarray:
+        """Sum over each item's ops of ``what``: "count" (non-embedded ops), "compute_time" or
+        "memory" (NaN where none of its ops has a figure)."""
+        if what not in self._cum:
+            ordered = self.op_order
+            if what == "count":
+                w = (~self.embedded[ordered]).astype(np.float64)
+            else:
+                raw = getattr(self.graph, what)[ordered]
+                known = np.concatenate([[0], np.cumsum(~np.isnan(raw))])
+                self._cum[what + "_known"] = known
+                w = np.nan_to_num(raw)
+            self._cum[what] = np.concatenate([[0.0], np.cumsum(w)])
+        cum = self._cum[what]
+        out = cum[self.last[items]] - cum[self.first[items]]
+        if what != "count":
+            known = self._cum[what + "_known"]
+            out = np.where(known[self.last[items]] > known[self.first[items]], out, np.nan)
+        return out
+
+    def ops_in(self, item: int) -> np.ndarray:
+        """Node numbers of the ops inside ``item`` (itself for an op), embedded ones included."""
+        return self.op_order[self.first[item]:self.last[item]]
+
+
+def _scopes(names: list[str]) -> tuple[list[str], list[int], np.ndarray]:
+    """Scope names (root first, parents before children), their parents, and each op's scope."""
+    index = {"": 0}
+    scope_names = [""]
+    scope_parent = [-1]
+    op_scope = np.empty(len(names), dtype=np.int32)
+    for i, name in enumerate(names):
+        path = name.rpartition("/")[0]
+        sid = index.get(path)
+        if sid is None:
+            missing = [path]
+            up = path.rpartition("/")[0]
+            while up not in index:
+                missing.append(up)
+                up = up.rpartition("/")[0]
+            pid = index[up]
+            for p in reversed(missing):
+                index[p] = sid = len(scope_names)
+                scope_names.append(p)
+                scope_parent.append(pid)
+                pid = sid
+        op_scope[i] = sid
+    for i, name in enumerate(names):  # an op named like a scope sits inside it
+        sid = index.get(name)
+        if sid:
+            op_scope[i] = sid
+    return scope_names, scope_parent, op_scope
+
+
+def _embeddings(graph: Graph) -> tuple[np.ndarray, dict[int, list[tuple[int, int]]]]:
+    n = len(graph.names)
+    embedded = np.zeros(n, dtype=bool)
+    annotations: dict[int, list[tuple[int, int]]] = {}
+    data = ~graph.edge_control
+    src, dst = graph.edge_src[data].tolist(), graph.edge_dst[data].tolist()
+    consumers: dict[int, list[int]] = {}
+    producers: dict[int, list[int]] = {}
+    for s, d in zip(src, dst):
+        consumers.setdefault(s, []).append(d)
+        producers.setdefault(d, []).append(s)
+    for i, op in enumerate(graph.ops):
+        if op in CONST_OPS and i in consumers and i not in producers:
+            embedded[i] = True
+    for i, op in enumerate(graph.ops):
+        if embedded[i]:
+            for host in dict.fromkeys(consumers[i]):
+                annotations.setdefault(host, []).append((i, IN_ANNOTATION))
+        elif _SUMMARY_OP.match(op) and i not in consumers:
+            hosts = [p for p in producers.get(i, []) if not embedded[p] and not _SUMMARY_OP.match(graph.ops[p])]
+            if hosts:
+                embedded[i] = True
+                annotations.setdefault(hosts[0], []).append((i, OUT_ANNOTATION))
+    for host in [h for h in annotations if embedded[h]]:  # a constant feeding a constant: no host
+        del annotations[host]
+    return embedded, annotations
+
+
+def build_hierarchy(graph: Graph) -> Hierarchy:
+    """The hierarchy of ``graph`` (scopes, series, annotations, tree order)."""
+    names = graph.names
+    n = len(names)
+    scope_names, scope_parent, op_scope = _scopes(names)
+    n_scopes = len(scope_names)
+    embedded, annotations = _embeddings(graph)
+    scope_set = {s: k for k, s in enumerate(scope_names)}
+    leaves = [nm.rpartition("/")[2] for nm in names]
+    op_ids = list(names)
+    op_labels = list(leaves)
+    renamed = set()
+    for i, name in enumerate(names):
+        if name in scope_set and name:
+            op_ids[i] = f"{name}/({leaves[i]})"
+            op_labels[i] = f"({leaves[i]})"
+            renamed.add(i)
+    candidates = [i for i in range(n) if not embedded[i] and i not in renamed]
+    scope_items = {n + k: s for k, s in enumerate(scope_names)}
+    series = detect_series(leaves, graph.ops, (op_scope + n).tolist(), candidates, scope_items,
+                           set(op_ids) | set(scope_names))
+    n_items = n + n_scopes + len(series)
+    kind = np.full(n_items, OP, dtype=np.uint8)
+    kind[n:n + n_scopes] = SCOPE
+    kind[n + n_scopes:] = SERIES
+    parent = np.empty(n_items, dtype=np.int32)
+    parent[:n] = op_scope + n
+    parent[n:n + n_scopes] = np.array(scope_parent, dtype=np.int32) + n
+    parent[n] = -1
+    op_series = np.full(n, -1, dtype=np.int32)
+    for k, s in enumerate(series):
+        item = n + n_scopes + k
+        parent[item] = s.scope
+        op_series[list(s.members)] = item
+    parent[:n] = np.where(op_series >= 0, op_series, parent[:n])
+    depth = np.zeros(n_items, dtype=np.int32)
+    sdepth = depth[n:n + n_scopes]
+    for k in range(1, n_scopes):
+        sdepth[k] = sdepth[scope_parent[k]] + 1
+    depth[n + n_scopes:] = depth[[s.scope for s in series]] + 1 if series else 0
+    depth[:n] = depth[parent[:n]] + 1
+    # tree order: scopes in pre-order (name + "/" sorts every subtree contiguously), then ops by
+    # (scope rank, series); per-scope ranges from the ranks of the scope and of its subtree's end
+    pre = sorted(range(1, n_scopes), key=lambda k: scope_names[k] + "/")
+    rank = np.zeros(n_scopes, dtype=np.int64)
+    rank[pre] = np.arange(1, n_scopes)
+    size = np.ones(n_scopes, dtype=np.int64)
+    for k in reversed(range(1, n_scopes)):
+        size[scope_parent[k]] += size[k]
+    op_rank = rank[op_scope]
+    op_order = np.lexsort((np.arange(n), op_series, op_rank)).astype(np.int64)
+    sorted_rank = op_rank[op_order]
+    first = np.empty(n_items, dtype=np.int64)
+    last = np.empty(n_items, dtype=np.int64)
+    position = np.empty(n, dtype=np.int64)
+    position[op_order] = np.arange(n)
+    first[:n] = position
+    last[:n] = position + 1
+    first[n:n + n_scopes] = np.searchsorted(sorted_rank, rank, side="left")
+    last[n:n + n_scopes] = np.searchsorted(sorted_rank, rank + size, side="left")
+    for k, s in enumerate(series):
+        pos = position[list(s.members)]
+        first[n + n_scopes + k], last[n + n_scopes + k] = pos.min(), pos.max() + 1
+    op_codes, op_table = _codes(graph.ops)
+    device_codes, device_table = _codes(graph.devices)
+    core = np.flatnonzero(~embedded[graph.edge_src] & ~embedded[graph.edge_dst]) if n else np.zeros(0, np.int64)
+    labels = op_labels + [scope_label(s.rpartition("/")[2]) for s in scope_names] + [s.label for s in series]
+    return Hierarchy(graph=graph, names=op_ids + scope_names + [s.name for s in series], labels=labels,
+                     kind=kind, parent=parent, depth=depth, op_scope=(op_scope + n).astype(np.int32),
+                     op_series=op_series, series=series, embedded=embedded, annotations=annotations,
+                     op_codes=op_codes, op_table=op_table, device_codes=device_codes,
+                     device_table=device_table, op_order=op_order, first=first, last=last, core=core)
