@@ -230,6 +230,12 @@ class GraphDef(_message.Message):
     library: FunctionDefLibrary
     def __init__(self, node: _Optional[_Iterable[_Union[NodeDef, _Mapping]]] = ..., versions: _Optional[_Union[VersionDef, _Mapping]] = ..., version: _Optional[int] = ..., library: _Optional[_Union[FunctionDefLibrary, _Mapping]] = ...) -> None: ...
 
+class GraphDefNodes(_message.Message):
+    __slots__ = ("node",)
+    NODE_FIELD_NUMBER: _ClassVar[int]
+    node: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, node: _Optional[_Iterable[bytes]] = ...) -> None: ...
+
 class MetaGraphDef(_message.Message):
     __slots__ = ("meta_info_def", "graph_def")
     class MetaInfoDef(_message.Message):

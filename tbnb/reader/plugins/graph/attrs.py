@@ -46,14 +46,6 @@ def elements(shape: Shape) -> float:
     return float(n)
 
 
-def output_shapes(attr: Any) -> list[Shape]:
-    """The shapes listed by a node's ``_output_shapes`` attribute (empty if it has none)."""
-    value = attr.get(OUTPUT_SHAPES)
-    if value is None:
-        return []
-    return [shape_of(s) for s in value.list.shape]
-
-
 def _text(raw: bytes) -> str | bytes:
     try:
         return raw.decode("utf-8")

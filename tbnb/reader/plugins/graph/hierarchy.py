@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
@@ -40,9 +41,10 @@ def scope_label(leaf: str) -> str:
 
 
 def _codes(values: list[str]) -> tuple[np.ndarray, list[str]]:
-    table: dict[str, int] = {}
-    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int32, count=len(values))
-    return codes, list(table)
+    """Each value's number in a table of the distinct values (in order of first appearance)."""
+    table = list(dict.fromkeys(values))
+    number = {v: k for k, v in enumerate(table)}
+    return np.fromiter(map(number.__getitem__, values), dtype=np.int32, count=len(values)), table
 
 
 @dataclass
@@ -51,7 +53,6 @@ class Hierarchy:
 
     graph: Graph
     names: list[str]                 # item ids: op ids, scope names, series names
-    labels: list[str]
     kind: np.ndarray                 # uint8 per item: OP, SCOPE, SERIES
     parent: np.ndarray               # int32 per item, series grouped; -1 for the root
     depth: np.ndarray                # int32 per item, series grouped
@@ -59,7 +60,10 @@ class Hierarchy:
     op_series: np.ndarray            # int32 per op: its series item, or -1
     series: list[Series]
     embedded: np.ndarray             # bool per op: drawn as an annotation, not a node
-    annotations: dict[int, list[tuple[int, int]]]   # host op -> [(annotation op, side)]
+    host: np.ndarray                 # int64 per op: the node an embedded op is drawn beside, or -1
+    ann_host: np.ndarray             # annotations sorted by host: host op, annotation op, side
+    ann_node: np.ndarray
+    ann_side: np.ndarray
     op_codes: np.ndarray
     op_table: list[str]
     device_codes: np.ndarray
@@ -89,6 +93,23 @@ class Hierarchy:
             self._ids = {n: i for i, n in enumerate(self.names)}
         return self._ids[name]
 
+    def label(self, item: int) -> str:
+        """The short label of an item: an op's or scope's last name component (a torch module
+        scope as ``conv1 (Conv2d)``, an op named like its scope as ``(A)``), a series' pattern."""
+        n, n_series = self.n_ops, len(self.series)
+        if item >= self.n_items - n_series:
+            return self.series[item - (self.n_items - n_series)].label
+        leaf = self.names[item].rpartition("/")[2]
+        if item < n:
+            return leaf if self.names[item] == self.graph.names[item] else f"({self.graph.names[item].rpartition('/')[2]})"
+        return scope_label(leaf)
+
+    def annotations(self, host: int) -> list[tuple[int, int]]:
+        """(annotation op, IN_ANNOTATION or OUT_ANNOTATION) of the constants and summaries drawn
+        beside op ``host``."""
+        lo, hi = np.searchsorted(self.ann_host, [host, host + 1])
+        return list(zip(self.ann_node[lo:hi].tolist(), self.ann_side[lo:hi].tolist()))
+
     def total(self, what: str, items: np.ndarray) -> np.ndarray:
         """Sum over each item's ops of ``what``: "count" (non-embedded ops), "compute_time" or
         "memory" (NaN where none of its ops has a figure)."""
@@ -116,59 +137,69 @@ class Hierarchy:
 
 def _scopes(names: list[str]) -> tuple[list[str], list[int], np.ndarray]:
     """Scope names (root first, parents before children), their parents, and each op's scope."""
+    paths = [name.rpartition("/")[0] for name in names]
     index = {"": 0}
     scope_names = [""]
     scope_parent = [-1]
-    op_scope = np.empty(len(names), dtype=np.int32)
-    for i, name in enumerate(names):
-        path = name.rpartition("/")[0]
-        sid = index.get(path)
-        if sid is None:
-            missing = [path]
-            up = path.rpartition("/")[0]
-            while up not in index:
-                missing.append(up)
-                up = up.rpartition("/")[0]
-            pid = index[up]
-            for p in reversed(missing):
-                index[p] = sid = len(scope_names)
-                scope_names.append(p)
-                scope_parent.append(pid)
-                pid = sid
-        op_scope[i] = sid
-    for i, name in enumerate(names):  # an op named like a scope sits inside it
-        sid = index.get(name)
-        if sid:
-            op_scope[i] = sid
+    for path in dict.fromkeys(paths):  # each distinct scope once
+        if path in index:
+            continue
+        missing = [path]
+        up = path.rpartition("/")[0]
+        while up not in index:
+            missing.append(up)
+            up = up.rpartition("/")[0]
+        pid = index[up]
+        for p in reversed(missing):
+            index[p] = sid = len(scope_names)
+            scope_names.append(p)
+            scope_parent.append(pid)
+            pid = sid
+    op_scope = np.fromiter(map(index.__getitem__, paths), dtype=np.int32, count=len(paths))
+    own = np.fromiter(map(index.get, names, repeat(0)), dtype=np.int32, count=len(names))
+    op_scope = np.where(own > 0, own, op_scope)  # an op named like a scope sits inside it
     return scope_names, scope_parent, op_scope
 
 
-def _embeddings(graph: Graph) -> tuple[np.ndarray, dict[int, list[tuple[int, int]]]]:
+def _embeddings(graph: Graph, op_codes: np.ndarray, op_table: list[str]) -> tuple[np.ndarray, ...]:
+    """(embedded, host per op, then annotations as host/op/side arrays sorted by host)."""
     n = len(graph.names)
-    embedded = np.zeros(n, dtype=bool)
-    annotations: dict[int, list[tuple[int, int]]] = {}
+    is_const = np.array([op in CONST_OPS for op in op_table], dtype=bool)[op_codes]
+    is_summary = np.array([bool(_SUMMARY_OP.match(op)) for op in op_table], dtype=bool)[op_codes]
     data = ~graph.edge_control
-    src, dst = graph.edge_src[data].tolist(), graph.edge_dst[data].tolist()
-    consumers: dict[int, list[int]] = {}
-    producers: dict[int, list[int]] = {}
-    for s, d in zip(src, dst):
-        consumers.setdefault(s, []).append(d)
-        producers.setdefault(d, []).append(s)
-    for i, op in enumerate(graph.ops):
-        if op in CONST_OPS and i in consumers and i not in producers:
-            embedded[i] = True
-    for i, op in enumerate(graph.ops):
-        if embedded[i]:
-            for host in dict.fromkeys(consumers[i]):
-                annotations.setdefault(host, []).append((i, IN_ANNOTATION))
-        elif _SUMMARY_OP.match(op) and i not in consumers:
-            hosts = [p for p in producers.get(i, []) if not embedded[p] and not _SUMMARY_OP.match(graph.ops[p])]
-            if hosts:
-                embedded[i] = True
-                annotations.setdefault(hosts[0], []).append((i, OUT_ANNOTATION))
-    for host in [h for h in annotations if embedded[h]]:  # a constant feeding a constant: no host
-        del annotations[host]
-    return embedded, annotations
+    src, dst = graph.edge_src[data].astype(np.int64), graph.edge_dst[data].astype(np.int64)
+    consumed = np.bincount(src, minlength=n) > 0
+    produced = np.bincount(dst, minlength=n) > 0
+    embedded = is_const & consumed & ~produced
+    # a summary reading a node (not a constant or another summary), and read by none
+    sel = is_summary[dst] & ~consumed[dst] & ~embedded[src] & ~is_summary[src]
+    readers, first = np.unique(dst[sel], return_index=True)
+    embedded[readers] = True
+    const_edges = embedded[src] & ~embedded[dst]
+    hosts = np.concatenate([dst[const_edges], src[sel][first]])
+    members = np.concatenate([src[const_edges], readers])
+    sides = np.concatenate([np.full(int(const_edges.sum()), IN_ANNOTATION), np.full(len(readers), OUT_ANNOTATION)])
+    key = np.unique(hosts * max(n, 1) + members, return_index=True)[1]  # one annotation per pair
+    hosts, members, sides = hosts[key], members[key], sides[key]
+    order = np.argsort(hosts, kind="stable")
+    host = np.full(n, -1, dtype=np.int64)
+    host[members[::-1]] = hosts[::-1]  # the first host of each
+    return embedded, host, hosts[order], members[order], sides[order].astype(np.uint8)
+
+
+class _Taken:
+    """Names a series may not take: every scope's and node's."""
+
+    def __init__(self, scopes: dict[str, int], graph: Graph) -> None:
+        self.scopes = scopes
+        self.graph = graph
+        self.extra: set[str] = set()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.scopes or name in self.extra or (isinstance(name, str) and self.graph.has(name))
+
+    def add(self, name: str) -> None:
+        self.extra.add(name)
 
 
 def build_hierarchy(graph: Graph) -> Hierarchy:
@@ -177,21 +208,23 @@ def build_hierarchy(graph: Graph) -> Hierarchy:
     n = len(names)
     scope_names, scope_parent, op_scope = _scopes(names)
     n_scopes = len(scope_names)
-    embedded, annotations = _embeddings(graph)
+    op_codes, op_table = _codes(graph.ops)
+    embedded, host, ann_host, ann_node, ann_side = _embeddings(graph, op_codes, op_table)
     scope_set = {s: k for k, s in enumerate(scope_names)}
-    leaves = [nm.rpartition("/")[2] for nm in names]
     op_ids = list(names)
-    op_labels = list(leaves)
-    renamed = set()
-    for i, name in enumerate(names):
-        if name in scope_set and name:
-            op_ids[i] = f"{name}/({leaves[i]})"
-            op_labels[i] = f"({leaves[i]})"
-            renamed.add(i)
-    candidates = [i for i in range(n) if not embedded[i] and i not in renamed]
+    renamed = np.fromiter(map(scope_set.__contains__, names), dtype=bool, count=n)
+    renamed &= op_scope != 0
+    for i in np.flatnonzero(renamed).tolist():
+        op_ids[i] = f"{names[i]}/({names[i].rpartition('/')[2]})"
+    # only ops with a sibling of the same op can be in a series
+    free = np.flatnonzero(~embedded & ~renamed)
+    cluster = op_scope[free].astype(np.int64) * max(len(op_table), 1) + op_codes[free]
+    _, inverse, sizes = np.unique(cluster, return_inverse=True, return_counts=True)
+    candidates = free[sizes[inverse] >= 2].tolist()
+    leaves = {i: names[i].rpartition("/")[2] for i in candidates}
     scope_items = {n + k: s for k, s in enumerate(scope_names)}
     series = detect_series(leaves, graph.ops, (op_scope + n).tolist(), candidates, scope_items,
-                           set(op_ids) | set(scope_names))
+                           _Taken(scope_set, graph))
     n_items = n + n_scopes + len(series)
     kind = np.full(n_items, OP, dtype=np.uint8)
     kind[n:n + n_scopes] = SCOPE
@@ -234,12 +267,11 @@ def build_hierarchy(graph: Graph) -> Hierarchy:
     for k, s in enumerate(series):
         pos = position[list(s.members)]
         first[n + n_scopes + k], last[n + n_scopes + k] = pos.min(), pos.max() + 1
-    op_codes, op_table = _codes(graph.ops)
     device_codes, device_table = _codes(graph.devices)
     core = np.flatnonzero(~embedded[graph.edge_src] & ~embedded[graph.edge_dst]) if n else np.zeros(0, np.int64)
-    labels = op_labels + [scope_label(s.rpartition("/")[2]) for s in scope_names] + [s.label for s in series]
-    return Hierarchy(graph=graph, names=op_ids + scope_names + [s.name for s in series], labels=labels,
+    return Hierarchy(graph=graph, names=op_ids + scope_names + [s.name for s in series],
                      kind=kind, parent=parent, depth=depth, op_scope=(op_scope + n).astype(np.int32),
-                     op_series=op_series, series=series, embedded=embedded, annotations=annotations,
+                     op_series=op_series, series=series, embedded=embedded, host=host,
+                     ann_host=ann_host, ann_node=ann_node, ann_side=ann_side,
                      op_codes=op_codes, op_table=op_table, device_codes=device_codes,
                      device_table=device_table, op_order=op_order, first=first, last=last, core=core)

@@ -78,17 +78,17 @@ def _op_info(h: Hierarchy, i: int, series: Mapping[str, bool] | None) -> dict[st
     g = h.graph
     d = display(h, series)
     s = int(h.op_series[i])
-    host = next((k for k, entries in h.annotations.items() if any(e == i for e, _ in entries)), None)
+    host = int(h.host[i])
     return {
-        "id": h.names[i], "label": h.labels[i], "kind": "op", "name": g.names[i], "op": g.ops[i],
+        "id": h.names[i], "label": h.label(i), "kind": "op", "name": g.names[i], "op": g.ops[i],
         "device": g.devices[i], "attrs": jsonable(g.attrs(i)),
         "output_shapes": jsonable(g.output_shapes[i]),
         "inputs": _edges(h, i, True), "outputs": _edges(h, i, False),
         "compute_time": _figure(g.compute_time[i]), "memory": _figure(g.memory[i]),
         "series": h.names[s] if s >= 0 else None,
         "series_grouped": bool(d.present(s)) if s >= 0 else None,
-        "annotation_of": g.names[host] if host is not None else None,
-        "annotations": [g.names[e] for e, _ in h.annotations.get(i, [])],
+        "annotation_of": g.names[host] if host >= 0 else None,
+        "annotations": [g.names[e] for e, _ in h.annotations(i)],
     }
 
 
@@ -98,7 +98,7 @@ def _group_info(h: Hierarchy, item: int, series: Mapping[str, bool] | None) -> d
     ops = ops[~h.embedded[ops]]
     arr = np.array([item])
     info = {
-        "id": h.names[item], "label": h.labels[item], "kind": "scope" if h.kind[item] == SCOPE else "series",
+        "id": h.names[item], "label": h.label(item), "kind": "scope" if h.kind[item] == SCOPE else "series",
         "count": int(len(ops)), "children": int(len(children(d, item))) if d.present(item) else 0,
         "ops": dict(Counter(h.graph.ops[k] for k in ops.tolist()).most_common()),
         "devices": dict(Counter(h.graph.devices[k] for k in ops.tolist()).most_common()),

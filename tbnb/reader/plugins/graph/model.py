@@ -47,7 +47,7 @@ class Graph:
     names: list[str]
     ops: list[str]
     devices: list[str]
-    inputs: list[list[str]]
+    inputs: Sequence[list[str]]
     output_shapes: list[list[Shape]]
     edge_src: np.ndarray
     edge_dst: np.ndarray
@@ -76,11 +76,25 @@ class Graph:
 
     # -- lookups ------------------------------------------------------------------------------
 
+    def adopt_index(self, index: dict[str, int]) -> None:
+        """Use ``index`` (name -> first node of that name), already built by the reader."""
+        self._index = index
+
     def index(self, name: str) -> int:
         """The node number of ``name`` (KeyError if there is no such node)."""
         if self._index is None:
-            self._index = {n: i for i, n in enumerate(self.names)}
+            self._index = {}
+            for i, n in enumerate(self.names):
+                self._index.setdefault(n, i)
         return self._index[name]
+
+    def has(self, name: str) -> bool:
+        """Whether a node is named ``name``."""
+        try:
+            self.index(name)
+        except KeyError:
+            return False
+        return True
 
     def attrs(self, i: int) -> dict[str, Any]:
         """Node ``i``'s attributes decoded to Python values."""
@@ -99,15 +113,21 @@ class Graph:
         """Elements carried by each edge (float64; 0 for control edges, NaN where the shape is
         unknown): what edge widths and the summed tensor sizes of lifted edges are made of."""
         if self._edge_elements is None:
-            per_node = [[elements(s) for s in shapes] for shapes in self.output_shapes]
-            out = np.full(len(self.edge_src), np.nan)
-            for e, (s, k, c) in enumerate(zip(self.edge_src.tolist(), self.edge_output.tolist(),
-                                              self.edge_control.tolist())):
-                if c:
-                    out[e] = 0.0
-                elif 0 <= k < len(per_node[s]):
-                    out[e] = per_node[s][k]
-            self._edge_elements = out
+            per_list: dict[int, list[float]] = {}  # nodes of one shape share one list
+            counts = np.empty(len(self.names), dtype=np.int64)
+            flat: list[float] = []
+            for i, shapes in enumerate(self.output_shapes):
+                sizes = per_list.get(id(shapes))
+                if sizes is None:
+                    sizes = per_list[id(shapes)] = [elements(s) for s in shapes]
+                counts[i] = len(sizes)
+                flat.extend(sizes)
+            starts = np.concatenate([[0], np.cumsum(counts)])
+            values = np.array(flat + [np.nan], dtype=np.float64)
+            src, port = self.edge_src.astype(np.int64), self.edge_output.astype(np.int64)
+            valid = (port >= 0) & (port < counts[src]) if len(src) else np.zeros(0, bool)
+            out = np.where(valid, values[np.where(valid, starts[src] + port, len(flat))], np.nan)
+            self._edge_elements = np.where(self.edge_control, 0.0, out)
         return self._edge_elements
 
     # -- tables -------------------------------------------------------------------------------
@@ -149,6 +169,20 @@ class Graph:
         rows = scope_children(self.names, prefix)
         return pd.DataFrame({"name": [r[0] for r in rows], "kind": [r[1] for r in rows],
                              "ops": np.array([r[2] for r in rows], dtype=np.int64)})
+
+
+class Ragged(Sequence[list[str]]):
+    """Lists of strings stored flat: item ``i`` is ``flat[offsets[i]:offsets[i+1]]``."""
+
+    def __init__(self, flat: list[str], offsets: np.ndarray) -> None:
+        self.flat = flat
+        self.offsets = offsets.tolist()
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i: int) -> list[str]:  # type: ignore[override]
+        return self.flat[self.offsets[i]:self.offsets[i + 1]]
 
 
 def scope_children(names: Sequence[str], prefix: str) -> list[tuple[str, str, int]]:

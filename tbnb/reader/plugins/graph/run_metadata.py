@@ -18,7 +18,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from ...proto import graph_pb2, run_metadata_pb2
-from .graphdef import graph_from_nodes
+from .graphdef import graph_from_graph_defs
 from .model import Graph, GraphError
 
 
@@ -42,12 +42,12 @@ def graph_from_run_metadata(data: bytes) -> Graph:
     if not graphs:
         raise GraphError("the RunMetadata holds no function graph and no partition graph")
     if len(graphs) == 1:
-        lists = [("", graphs[0].node)]
         graph_def = graphs[0].SerializeToString()
+        parts = [("", graph_def)]
     else:
-        lists = [(f"graph_{i}/", g.node) for i, g in enumerate(graphs)]
         graph_def = None
-    return join_step_stats(graph_from_nodes(lists, "run_metadata", graph_def=graph_def), meta)
+        parts = [(f"graph_{i}/", g.SerializeToString()) for i, g in enumerate(graphs)]
+    return join_step_stats(graph_from_graph_defs(parts, "run_metadata", graph_def=graph_def), meta)
 
 
 def step_stats(meta: run_metadata_pb2.RunMetadata) -> dict[str, tuple[float, float]]:

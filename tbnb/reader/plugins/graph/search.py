@@ -32,13 +32,6 @@ def ancestors(h: Hierarchy, d: Display, item: int) -> list[str]:
     return chain[::-1]
 
 
-def _host(h: Hierarchy, op: int) -> int:
-    for host, entries in h.annotations.items():
-        if any(e == op for e, _ in entries):
-            return host
-    return op
-
-
 def search(h: Hierarchy, pattern: str, limit: int = DEFAULT_LIMIT,
            series: Mapping[str, bool] | None = None) -> dict[str, Any]:
     """Ops whose full name the regex ``pattern`` matches (``re.search``)."""
@@ -54,7 +47,7 @@ def search(h: Hierarchy, pattern: str, limit: int = DEFAULT_LIMIT,
     reply["total"] = len(found)
     d = display(h, series)
     for i in found[:max(limit, 0)]:
-        shown = _host(h, i) if h.embedded[i] else i
+        shown = int(h.host[i]) if h.embedded[i] else i
         reply["matches"].append(names[i])
         reply["ids"].append(h.names[shown])
         reply["expand"].append(ancestors(h, d, shown))

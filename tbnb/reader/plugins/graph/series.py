@@ -11,12 +11,19 @@ or ungroup any series.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 SERIES_MIN_SIZE = 5
 
 _NUMBERED = re.compile(r"^(\D*)(\d+)$")
+
+
+class _Names(Protocol):
+    def __contains__(self, name: object) -> bool: ...
+
+    def add(self, name: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -34,8 +41,8 @@ class Series:
         return len(self.members) >= SERIES_MIN_SIZE
 
 
-def detect_series(leaves: Sequence[str], ops: Sequence[str], scope_of: Sequence[int],
-                  candidates: Sequence[int], scope_names: dict[int, str], taken: set[str]) -> list[Series]:
+def detect_series(leaves: Mapping[int, str], ops: Sequence[str], scope_of: Sequence[int],
+                  candidates: Sequence[int], scope_names: Mapping[int, str], taken: _Names) -> list[Series]:
     """The series among ``candidates`` (node numbers of ops that may be grouped).
 
     ``leaves[i]`` is node i's last name component, ``scope_of[i]`` the item id of its scope and
@@ -65,7 +72,7 @@ def detect_series(leaves: Sequence[str], ops: Sequence[str], scope_of: Sequence[
 
 
 def _add(found: list[Series], run: list[tuple[int, int]], scope: int, prefix: str,
-         scope_names: dict[int, str], taken: set[str]) -> None:
+         scope_names: Mapping[int, str], taken: _Names) -> None:
     if len(run) < 2:
         return
     label = f"{prefix}[{run[0][0]}-{run[-1][0]}]"

@@ -140,7 +140,7 @@ def levels(h: Hierarchy, request: Mapping[str, Any]) -> dict[str, Any]:
     n_out = np.zeros(len(items), np.int64)
     ann_node, ann_id, ann_op, ann_side = [], [], [], []
     for k, item in enumerate(items):
-        for emb, side in h.annotations.get(item, []) if item < h.n_ops else []:
+        for emb, side in h.annotations(item) if item < h.n_ops else []:
             counter = n_in if side == IN_ANNOTATION else n_out
             if counter[k] < MAX_ANNOTATIONS:
                 ann_node.append(k)
@@ -188,7 +188,7 @@ def levels(h: Hierarchy, request: Mapping[str, Any]) -> dict[str, Any]:
         "levels": [h.names[i] for i in open_levels], "unknown": unknown,
         "ops": list(ops_table), "devices": list(dev_table),
         "nodes": {
-            "id": [h.names[i] for i in items], "label": [h.labels[i] for i in items],
+            "id": [h.names[i] for i in items], "label": [h.label(i) for i in items],
             "parent": parent.astype(np.int64), "kind": kind.astype(np.uint8), "op": op_col, "device": dev_col,
             "count": h.total("count", arr).astype(np.int64) if len(arr) else np.zeros(0, np.int64),
             "expanded": is_open[arr].astype(np.uint8), "extract": extract,
