@@ -89,8 +89,6 @@ class Hierarchy:
 
     def item(self, name: str) -> int:
         """The item with id ``name`` (an op, scope or series); KeyError if none."""
-        if not self._ids:
-            self._ids = {n: i for i, n in enumerate(self.names)}
         return self._ids[name]
 
     def label(self, item: int) -> str:
@@ -269,9 +267,11 @@ def build_hierarchy(graph: Graph) -> Hierarchy:
         first[n + n_scopes + k], last[n + n_scopes + k] = pos.min(), pos.max() + 1
     device_codes, device_table = _codes(graph.devices)
     core = np.flatnonzero(~embedded[graph.edge_src] & ~embedded[graph.edge_dst]) if n else np.zeros(0, np.int64)
-    return Hierarchy(graph=graph, names=op_ids + scope_names + [s.name for s in series],
+    item_names = op_ids + scope_names + [s.name for s in series]
+    return Hierarchy(graph=graph, names=item_names,
                      kind=kind, parent=parent, depth=depth, op_scope=(op_scope + n).astype(np.int32),
                      op_series=op_series, series=series, embedded=embedded, host=host,
                      ann_host=ann_host, ann_node=ann_node, ann_side=ann_side,
                      op_codes=op_codes, op_table=op_table, device_codes=device_codes,
-                     device_table=device_table, op_order=op_order, first=first, last=last, core=core)
+                     device_table=device_table, op_order=op_order, first=first, last=last, core=core,
+                     _ids=dict(zip(item_names, range(len(item_names)))))
