@@ -169,8 +169,8 @@ def _embeddings(graph: Graph, op_codes: np.ndarray, op_table: list[str]) -> tupl
     consumed = np.bincount(src, minlength=n) > 0
     produced = np.bincount(dst, minlength=n) > 0
     embedded = is_const & consumed & ~produced
-    # a summary reading a node (not a constant or another summary), and read by none
-    sel = is_summary[dst] & ~consumed[dst] & ~embedded[src] & ~is_summary[src]
+    # a summary reading a node (not a constant or another summary) is drawn beside that node
+    sel = is_summary[dst] & ~embedded[src] & ~is_summary[src]
     readers, first = np.unique(dst[sel], return_index=True)
     embedded[readers] = True
     const_edges = embedded[src] & ~embedded[dst]

@@ -188,15 +188,19 @@ class Ragged(Sequence[list[str]]):
 def scope_children(names: Sequence[str], prefix: str) -> list[tuple[str, str, int]]:
     """(full name, "scope" | "op", ops inside) for each child of scope ``prefix``.
 
-    A name that is both an op and a scope (``A`` beside ``A/b``) is listed as the scope; its op
-    counts inside it, as TensorBoard shows it (``A/(A)``).
+    A name that is both an op and a scope (``A`` beside ``A/b``) is listed as the scope, and its
+    op as the child ``A/(A)`` of that scope, as TensorBoard shows it.
     """
     prefix = prefix.strip("/")
     start = prefix + "/" if prefix else ""
     counts: dict[str, int] = {}
     is_scope: dict[str, bool] = {}
     for name in names:
-        if not name.startswith(start) or name == prefix:
+        if prefix and name == prefix:  # an op named like the scope: inside it, as "(leaf)"
+            child = f"{prefix}/({prefix.rpartition('/')[2]})"
+            counts[child] = counts.get(child, 0) + 1
+            continue
+        if not name.startswith(start):
             continue
         rest = name[len(start):]
         head, sep, _ = rest.partition("/")
@@ -204,7 +208,7 @@ def scope_children(names: Sequence[str], prefix: str) -> list[tuple[str, str, in
         counts[child] = counts.get(child, 0) + 1
         if sep:
             is_scope[child] = True
-    if prefix and not counts and prefix not in set(names):
+    if prefix and not counts:
         raise KeyError(f"no scope {prefix!r} in the graph")
     return [(c, "scope" if is_scope.get(c) else "op", counts[c]) for c in sorted(counts)]
 
