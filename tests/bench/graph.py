@@ -57,8 +57,8 @@ def bench(size: int, repeat: int) -> dict[str, Any]:
     runs = []
     for _ in range(repeat):
         g, parse_wall, parse_cpu = _timed(lambda: graph_from_graph_def(data))
-        h, build_wall, build_cpu = _timed(lambda: build_hierarchy(g))
-        _, first_wall, first_cpu = _timed(lambda: answer(h, {"what": "levels"}))
+        h, build_wall, build_cpu = _timed(lambda g=g: build_hierarchy(g))
+        _, first_wall, first_cpu = _timed(lambda h=h: answer(h, {"what": "levels"}))
         runs.append((parse_wall, build_wall, first_wall, parse_cpu, build_cpu, first_cpu))
     med = [statistics.median(r[k] for r in runs) for k in range(6)]
     replies = {}
@@ -66,7 +66,7 @@ def bench(size: int, repeat: int) -> dict[str, Any]:
         reply, wall, _ = _timed(lambda request=request: answer(h, request))
         count = len(reply["nodes"]["id"]) if "nodes" in reply else len(reply["matches"])
         replies[label] = {"seconds": wall, "bytes": wire_size(reply), "nodes": count}
-    return {"size": size, "nodes": len(g.names), "edges": int(len(g.edge_src)), "graph_bytes": len(data),
+    return {"size": size, "nodes": len(g.names), "edges": len(g.edge_src), "graph_bytes": len(data),
             "parse": med[0], "build": med[1], "first_reply": med[2], "total": med[0] + med[1] + med[2],
             "cpu_total": med[3] + med[4] + med[5], "replies": replies}
 

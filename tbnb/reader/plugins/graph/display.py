@@ -57,7 +57,7 @@ def display(h: Hierarchy, overrides: Mapping[str, bool] | None = None) -> Displa
     """The display tree for ``overrides`` (series name -> grouped); a few are cached per hierarchy."""
     grouped = grouping(h, overrides)
     key = grouped.tobytes()
-    cache: dict[bytes, Display] = h.__dict__.setdefault("_display_cache", {})
+    cache: dict[bytes, Display] = h.cache.setdefault("display", {})
     if key in cache:
         return cache[key]
     base = h.n_items - len(h.series)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import repeat
+from typing import Any
 
 import numpy as np
 
@@ -74,6 +75,8 @@ class Hierarchy:
     core: np.ndarray                 # indices of the graph's edges between non-embedded ops
     _cum: dict[str, np.ndarray] = field(default_factory=dict)
     _ids: dict[str, int] = field(default_factory=dict)
+    #: What views derive and keep for the next request (display trees, structure templates).
+    cache: dict[str, Any] = field(default_factory=dict)
 
     @property
     def n_ops(self) -> int:

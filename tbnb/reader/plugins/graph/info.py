@@ -99,7 +99,7 @@ def _group_info(h: Hierarchy, item: int, series: Mapping[str, bool] | None) -> d
     arr = np.array([item])
     info = {
         "id": h.names[item], "label": h.label(item), "kind": "scope" if h.kind[item] == SCOPE else "series",
-        "count": int(len(ops)), "children": int(len(children(d, item))) if d.present(item) else 0,
+        "count": len(ops), "children": len(children(d, item)) if d.present(item) else 0,
         "ops": dict(Counter(h.graph.ops[k] for k in ops.tolist()).most_common()),
         "devices": dict(Counter(h.graph.devices[k] for k in ops.tolist()).most_common()),
         "compute_time": _figure(h.total("compute_time", arr)[0]), "memory": _figure(h.total("memory", arr)[0]),

@@ -96,7 +96,7 @@ def _open_items(h: Hierarchy, d: Display, expanded: list[str]) -> tuple[np.ndarr
 
 
 def _templates(h: Hierarchy, items: list[int]) -> list[int]:
-    table: dict[bytes, int] = h.__dict__.setdefault("_template_ids", {})
+    table: dict[bytes, int] = h.cache.setdefault("templates", {})
     out = []
     for item in items:
         if h.kind[item] == OP:

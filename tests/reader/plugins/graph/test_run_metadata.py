@@ -7,7 +7,12 @@ import math
 import numpy as np
 import pytest
 
-from tbnb.reader.plugins.graph import GraphError, graph_from_graph_def, graph_from_run_metadata, join_step_stats
+from tbnb.reader.plugins.graph import (
+    GraphError,
+    graph_from_graph_def,
+    graph_from_run_metadata,
+    join_step_stats,
+)
 
 config_pb2 = pytest.importorskip("tensorboard.compat.proto.config_pb2")
 
