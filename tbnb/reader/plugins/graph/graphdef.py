@@ -47,9 +47,19 @@ def is_torch_trace(ops: Sequence[str]) -> bool:
     return any(op == "IO Node" or op.startswith(("prim::", "aten::")) for op in ops[:200])
 
 
-def _strings(blob: bytes, starts: np.ndarray, stops: np.ndarray) -> list[str]:
+class _Decoded(dict):
+    """bytes -> str, decoding each distinct value once (ops and devices repeat)."""
+
+    def __missing__(self, raw: bytes) -> str:
+        self[raw] = text = raw.decode("utf-8")
+        return text
+
+
+def _strings(blob: bytes, starts: np.ndarray, stops: np.ndarray, repeated: bool = False) -> list[str]:
     """The UTF-8 strings at the given byte ranges of ``blob``."""
     try:
+        if repeated:
+            return list(map(_Decoded().__getitem__, map(blob.__getitem__, map(slice, starts.tolist(), stops.tolist()))))
         return [blob[lo:hi].decode("utf-8") for lo, hi in zip(starts.tolist(), stops.tolist())]
     except UnicodeDecodeError as err:
         raise GraphError(f"a node's name, op, input or device is not UTF-8: {err}") from None
@@ -79,7 +89,8 @@ def _columns(data: bytes) -> _Columns:
     blob = b"".join(nodes)
     a = np.frombuffer(blob, dtype=np.uint8)
     fields = scan(a, starts, stops)
-    names, ops, devices = (_strings(blob, *last_of(fields, f, n)) for f in (NAME, OP, DEVICE))
+    names = _strings(blob, *last_of(fields, NAME, n))
+    ops, devices = (_strings(blob, *last_of(fields, f, n), repeated=True) for f in (OP, DEVICE))
     sel = fields.field == INPUT
     inputs = _strings(blob, fields.start[sel], fields.stop[sel])
     s_start, s_stop = shapes_ranges(a, fields, n)
