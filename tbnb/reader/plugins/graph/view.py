@@ -112,6 +112,9 @@ def _templates(h: Hierarchy, items: list[int]) -> list[int]:
 def _devices(h: Hierarchy, items: list[int]) -> list[int]:
     out = []
     for item in items:
+        if item < h.n_ops:
+            out.append(int(h.device_codes[item]))
+            continue
         ops = h.ops_in(item)
         ops = ops[~h.embedded[ops]]
         out.append(int(np.bincount(h.device_codes[ops]).argmax()) if len(ops) else -1)
@@ -139,8 +142,9 @@ def levels(h: Hierarchy, request: Mapping[str, Any]) -> dict[str, Any]:
     n_in = np.zeros(len(items), np.int64)
     n_out = np.zeros(len(items), np.int64)
     ann_node, ann_id, ann_op, ann_side = [], [], [], []
+    hosts = set(np.intersect1d(arr, h.ann_host).tolist())
     for k, item in enumerate(items):
-        for emb, side in h.annotations(item) if item < h.n_ops else []:
+        for emb, side in h.annotations(item) if item in hosts else []:
             counter = n_in if side == IN_ANNOTATION else n_out
             if counter[k] < MAX_ANNOTATIONS:
                 ann_node.append(k)
