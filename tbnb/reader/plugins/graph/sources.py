@@ -61,6 +61,24 @@ def payload_bytes(value: Any) -> bytes:
     raise GraphError(f"a graph payload must be bytes, not {type(value).__name__}")
 
 
+def run_graph(graph_def: bytes | None, meta_graph_def: bytes | None = None) -> Graph | None:
+    """The run's op graph (tag ``""``): its ``graph_def`` event, else its ``meta_graph_def``'s graph
+    (TensorBoard uses the meta graph only when there is no graph_def); None if it has neither."""
+    if graph_def is not None:
+        return load_graph("graph_def", graph_def)
+    if meta_graph_def is not None:
+        return load_graph("meta_graph_def", meta_graph_def)
+    return None
+
+
+def graph_of_tag(plugin: str, payload: Any, base: Graph | None = None) -> Graph:
+    """The graph a tag of a graph plugin holds (``payload``: its latest value); a profile
+    (``graph_tagged_run_metadata``) is joined to ``base``, the run's op graph."""
+    if plugin not in GRAPH_PLUGINS:
+        raise GraphError(f"plugin {plugin!r} holds no graph")
+    return load_graph(GRAPH_PLUGINS[plugin], payload, base=base)
+
+
 def load_graph(kind: str, payload: Any, base: Graph | None = None) -> Graph:
     """Read a graph of ``kind`` (one of KINDS) from its payload.
 
