@@ -231,10 +231,12 @@ class GraphDef(_message.Message):
     def __init__(self, node: _Optional[_Iterable[_Union[NodeDef, _Mapping]]] = ..., versions: _Optional[_Union[VersionDef, _Mapping]] = ..., version: _Optional[int] = ..., library: _Optional[_Union[FunctionDefLibrary, _Mapping]] = ...) -> None: ...
 
 class GraphDefNodes(_message.Message):
-    __slots__ = ("node",)
+    __slots__ = ("node", "library")
     NODE_FIELD_NUMBER: _ClassVar[int]
+    LIBRARY_FIELD_NUMBER: _ClassVar[int]
     node: _containers.RepeatedScalarFieldContainer[bytes]
-    def __init__(self, node: _Optional[_Iterable[bytes]] = ...) -> None: ...
+    library: FunctionDefLibrary
+    def __init__(self, node: _Optional[_Iterable[bytes]] = ..., library: _Optional[_Union[FunctionDefLibrary, _Mapping]] = ...) -> None: ...
 
 class MetaGraphDef(_message.Message):
     __slots__ = ("meta_info_def", "graph_def")

@@ -17,6 +17,7 @@ from google.protobuf.message import DecodeError
 
 from ...proto import graph_pb2
 from .attrs import Shape, node_attrs, shape_of
+from .library import LibraryNodes, library_nodes
 from .model import Graph, GraphError, Ragged
 from .wire import DEVICE, INPUT, NAME, OP, last_of, scan, shapes_ranges
 
@@ -79,9 +80,10 @@ class _Columns:
 def _columns(data: bytes) -> _Columns:
     """One GraphDef's node columns, scanned from its bytes."""
     try:
-        nodes = list(graph_pb2.GraphDefNodes.FromString(data).node)
+        raw = graph_pb2.GraphDefNodes.FromString(data)
     except (DecodeError, RuntimeError, TypeError) as err:
         raise GraphError(f"not a readable GraphDef ({len(data)} bytes): {err}") from None
+    nodes = list(raw.node)
     n = len(nodes)
     lens = np.fromiter(map(len, nodes), dtype=np.int64, count=n)
     stops = np.cumsum(lens)
@@ -106,7 +108,22 @@ def _columns(data: bytes) -> _Columns:
                 raise GraphError(f"a node's _output_shapes is damaged: {err}") from None
             found = decoded[key] = [shape_of(s) for s in value.list.shape]
         shapes.append(found)
-    return _Columns(nodes, names, ops, devices, fields.node[sel], inputs, shapes)
+    cols = _Columns(nodes, names, ops, devices, fields.node[sel], inputs, shapes)
+    if raw.library.function:
+        _add_library(cols, library_nodes(raw.library))
+    return cols
+
+
+def _add_library(cols: _Columns, lib: LibraryNodes) -> None:
+    n = len(cols.names)
+    counts = [len(i) for i in lib.inputs]
+    cols.input_node = np.concatenate([cols.input_node, np.repeat(np.arange(n, n + len(counts)), counts)])
+    cols.inputs += [t for inputs in lib.inputs for t in inputs]
+    cols.names += lib.names
+    cols.ops += lib.ops
+    cols.devices += lib.devices
+    cols.shapes += lib.shapes
+    cols.nodes += lib.nodes
 
 
 def _edges(input_node: np.ndarray, inputs: list[str], index: dict[str, int],

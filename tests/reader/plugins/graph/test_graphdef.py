@@ -182,3 +182,36 @@ def test_duplicate_names_and_missing_inputs_are_problems_not_failures() -> None:
     assert len(ours.names) == 3 and ours.edge_src.tolist() == [0, 0] and ours.edge_output.tolist() == [0, 3]
     assert any("2 inputs name no node" in p for p in ours.problems)
     assert any("appear more than once" in p for p in ours.problems)
+
+
+def test_function_library_is_shown_under_its_own_scope() -> None:
+    from tensorboard.compat.proto import function_pb2, node_def_pb2, op_def_pb2
+
+    g = tb_graph_pb2.GraphDef()
+    g.node.add(name="x", op="Placeholder")
+    call = g.node.add(name="StatefulPartitionedCall", op="StatefulPartitionedCall", input=["x"])
+    call.attr["f"].func.name = "train_step"
+    fn = g.library.function.add()
+    fn.signature.CopyFrom(op_def_pb2.OpDef(
+        name="train_step", input_arg=[op_def_pb2.OpDef.ArgDef(name="x", type=1)],
+        output_arg=[op_def_pb2.OpDef.ArgDef(name="identity", type=1)]))
+    fn.node_def.extend([
+        node_def_pb2.NodeDef(name="kernel", op="Const"),
+        node_def_pb2.NodeDef(name="mm", op="MatMul", input=["x", "kernel:output:0"]),
+        node_def_pb2.NodeDef(name="split", op="Split", input=["mm:product:0"]),
+        node_def_pb2.NodeDef(name="Identity", op="Identity", input=["split:output:1", "^kernel"]),
+    ])
+    fn.ret["identity"] = "Identity:output:0"
+    assert isinstance(fn, function_pb2.FunctionDef)
+    ours = graph_from_graph_def(g.SerializeToString())
+    p = "__function_library__/train_step/"
+    assert ours.names == ["x", "StatefulPartitionedCall", p + "x", p + "kernel", p + "mm", p + "split",
+                          p + "Identity", p + "identity"]
+    assert ours.ops[2] == "_Arg" and ours.ops[-1] == "_Retval"
+    edges = sorted(zip(ours.edges.src, ours.edges.dst, ours.edges.src_output, ours.edges.control))
+    assert edges == sorted([("x", "StatefulPartitionedCall", 0, False), (p + "x", p + "mm", 0, False),
+                            (p + "kernel", p + "mm", 0, False), (p + "mm", p + "split", 0, False),
+                            (p + "split", p + "Identity", 1, False), (p + "kernel", p + "Identity", 0, True),
+                            (p + "Identity", p + "identity", 0, False)])
+    assert ours.attrs(1)["f"] == {"name": "train_step", "attr": {}} and ours.attrs(2)["T"] == "DT_FLOAT"
+    assert ours.scopes("__function_library__").name.tolist() == ["__function_library__/train_step"]
