@@ -18,7 +18,7 @@ from google.protobuf.message import DecodeError
 from ...proto import graph_pb2
 from .attrs import Shape, node_attrs, shape_of
 from .library import LibraryNodes, library_nodes
-from .model import Graph, GraphError, Ragged
+from .model import ATTRS_ERROR, Graph, GraphError, Ragged
 from .wire import DEVICE, INPUT, NAME, OP, last_of, scan, shapes_ranges
 
 
@@ -179,7 +179,10 @@ def graph_from_graph_defs(graphs: Sequence[tuple[str, bytes]], kind: str, graph_
     torch = is_torch_trace(ops)
 
     def attrs_of(i: int) -> dict:
-        return node_attrs(graph_pb2.NodeDef.FromString(nodes[i]).attr, torch)
+        try:
+            return node_attrs(graph_pb2.NodeDef.FromString(nodes[i]).attr, torch)
+        except DecodeError as err:  # the node's own fields were readable, its attributes are not
+            return {ATTRS_ERROR: f"the node's attributes are damaged: {err}"}
 
     offsets = np.searchsorted(input_node, np.arange(len(names) + 1))
     graph = Graph(kind=kind, names=names, ops=ops, devices=devices, inputs=Ragged(inputs, offsets),

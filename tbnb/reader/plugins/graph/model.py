@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+#: The one key of a node's attributes when they cannot be decoded (its value says why).
+ATTRS_ERROR = "_error"
+
+
 class GraphError(ValueError):
     """A graph payload that cannot be read: damaged bytes, the wrong message, malformed JSON."""
 
@@ -97,7 +101,7 @@ class Graph:
         return True
 
     def attrs(self, i: int) -> dict[str, Any]:
-        """Node ``i``'s attributes decoded to Python values."""
+        """Node ``i``'s attributes decoded to Python values (``{"_error": why}`` if damaged)."""
         return self.attrs_of(i)
 
     def edge_shape(self, e: int) -> Shape:

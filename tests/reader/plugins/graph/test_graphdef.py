@@ -215,3 +215,25 @@ def test_function_library_is_shown_under_its_own_scope() -> None:
                             (p + "Identity", p + "identity", 0, False)])
     assert ours.attrs(1)["f"] == {"name": "train_step", "attr": {}} and ours.attrs(2)["T"] == "DT_FLOAT"
     assert ours.scopes("__function_library__").name.tolist() == ["__function_library__/train_step"]
+
+
+def test_damaged_bytes_anywhere_give_graph_error_or_a_graph(tf_graph: bytes) -> None:
+    from tbnb.reader.plugins.graph.hierarchy import build_hierarchy
+    from tbnb.reader.plugins.graph.view import answer
+
+    rng = np.random.default_rng(0)
+    outcomes = set()
+    for _ in range(300):
+        data = bytearray(tf_graph)
+        for pos in rng.integers(0, len(data), size=rng.integers(1, 4)):
+            data[pos] = int(rng.integers(0, 256))
+        try:
+            g = graph_from_graph_def(bytes(data))
+        except GraphError:
+            outcomes.add("error")
+            continue
+        outcomes.add("graph")
+        answer(build_hierarchy(g), {"what": "levels", "expanded": list(g.names)})
+        for i in range(len(g.names)):
+            g.attrs(i) if i % 3 else None
+    assert outcomes == {"error", "graph"}
