@@ -90,6 +90,9 @@ class Hierarchy:
     def n_items(self) -> int:
         return len(self.names)
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._ids
+
     def item(self, name: str) -> int:
         """The item with id ``name`` (an op, scope or series); KeyError if none."""
         return self._ids[name]

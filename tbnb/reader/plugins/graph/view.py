@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from .display import Display, display, lift, reps
+from .display import Display, Lifted, display, lift, reps
 from .extract import NO_OP, extract_level
 from .hierarchy import IN_ANNOTATION, OP, Hierarchy
 from .info import node_info
@@ -121,6 +121,59 @@ def _devices(h: Hierarchy, items: list[int]) -> list[int]:
     return out
 
 
+def _annotations(h: Hierarchy, items: list[int]) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Per drawn node: how many constants and summaries are drawn beside it; and the table of
+    the first ``MAX_ANNOTATIONS`` on each side."""
+    n_in = np.zeros(len(items), np.int64)
+    n_out = np.zeros(len(items), np.int64)
+    node, ids, ops, sides = [], [], [], []
+    hosts = set(np.intersect1d(np.array(items, dtype=np.int64), h.ann_host).tolist())
+    for k, item in enumerate(items):
+        for emb, side in h.annotations(item) if item in hosts else []:
+            counter = n_in if side == IN_ANNOTATION else n_out
+            if counter[k] < MAX_ANNOTATIONS:
+                node.append(k)
+                ids.append(h.names[emb])
+                ops.append(h.graph.ops[emb])
+                sides.append(side)
+            counter[k] += 1
+    table = {"node": np.array(node, np.int64), "id": ids, "op": ops, "side": np.array(sides, np.uint8)}
+    return n_in, n_out, table
+
+
+def _extraction(h: Hierarchy, request: Mapping[str, Any], items: list[int], parent: np.ndarray,
+                open_levels: list[int], index: np.ndarray, lifted: Lifted, level: np.ndarray,
+                annotated: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(extract state per drawn node, annotation flag per drawn edge), level by level."""
+    include: dict[int, bool] = {}  # drawn node index -> keep in the main graph
+    for name, keep in (request.get("include") or {}).items():
+        k = int(index[h.item(name)]) if name in h else -1
+        if k >= 0:
+            include[k] = bool(keep)
+    auto = bool(request.get("auto_extract", True))
+    noop = np.array([h.kind[i] == OP and h.graph.ops[i] == NO_OP for i in items], dtype=bool)
+    src_child, dst_child = index[lifted.src_child], index[lifted.dst_child]
+    extract = np.zeros(len(items), np.uint8)
+    annotation = np.zeros(len(lifted.src), bool)
+    for lv in open_levels:
+        lv_index = -1 if lv == h.root else int(index[lv])
+        kids = np.flatnonzero(parent == lv_index)
+        if not len(kids):
+            continue
+        local = np.full(len(items), -1, np.int64)
+        local[kids] = np.arange(len(kids))
+        on_level = np.flatnonzero(level == lv_index)
+        pair = local[src_child[on_level]] * len(kids) + local[dst_child[on_level]]
+        uniq, inverse = np.unique(pair, return_inverse=True)
+        n_data = np.bincount(inverse, weights=lifted.n_data[on_level], minlength=len(uniq))
+        user = {int(local[k]): keep for k, keep in include.items() if local[k] >= 0}
+        state, pair_annotation = extract_level(len(kids), uniq // len(kids), uniq % len(kids), n_data, noop[kids],
+                                               user, auto, annotated[0][kids] > 0, annotated[1][kids] > 0)
+        extract[kids] = state
+        annotation[on_level] = pair_annotation[inverse]
+    return extract, annotation
+
+
 def levels(h: Hierarchy, request: Mapping[str, Any]) -> dict[str, Any]:
     """The reply to a ``levels`` request."""
     d = display(h, request.get("series"))
@@ -131,70 +184,29 @@ def levels(h: Hierarchy, request: Mapping[str, Any]) -> dict[str, Any]:
     index = np.full(h.n_items, -1, dtype=np.int64)
     index[items] = np.arange(len(items))
     arr = np.array(items, dtype=np.int64)
-    parent = index[d.parent[arr]] if len(arr) else np.zeros(0, np.int64)
-    kind = h.kind[arr]
+    parent = index[d.parent[arr]]
     ops_table: dict[str, int] = {}
     op_col = np.array([ops_table.setdefault(h.op_table[h.op_codes[i]], len(ops_table)) if h.kind[i] == OP else -1
                        for i in items], dtype=np.int64)
     dev_table: dict[str, int] = {}
     dev_col = np.array([dev_table.setdefault(h.device_table[c], len(dev_table)) if c >= 0 else -1
                         for c in _devices(h, items)], dtype=np.int64)
-    n_in = np.zeros(len(items), np.int64)
-    n_out = np.zeros(len(items), np.int64)
-    ann_node, ann_id, ann_op, ann_side = [], [], [], []
-    hosts = set(np.intersect1d(arr, h.ann_host).tolist())
-    for k, item in enumerate(items):
-        for emb, side in h.annotations(item) if item in hosts else []:
-            counter = n_in if side == IN_ANNOTATION else n_out
-            if counter[k] < MAX_ANNOTATIONS:
-                ann_node.append(k)
-                ann_id.append(h.names[emb])
-                ann_op.append(h.graph.ops[emb])
-                ann_side.append(side)
-            counter[k] += 1
+    n_in, n_out, annotations = _annotations(h, items)
     lifted = lift(d, rep)
     level = np.where(lifted.level == h.root, -1, index[lifted.level])
-    src_child, dst_child = index[lifted.src_child], index[lifted.dst_child]
-    extract = np.zeros(len(items), np.uint8)
-    annotation = np.zeros(len(lifted.src), bool)
-    include = {}
-    for name, keep in (request.get("include") or {}).items():
-        try:
-            include[h.item(name)] = bool(keep)
-        except KeyError:
-            pass
-    auto = bool(request.get("auto_extract", True))
     open_levels = [h.root] + [i for i in items if is_open[i]]
-    noop = np.array([h.kind[i] == OP and h.graph.ops[i] == NO_OP for i in items], dtype=bool)
-    for lv in open_levels:
-        lv_index = -1 if lv == h.root else index[lv]
-        kids = np.flatnonzero(parent == lv_index)
-        if not len(kids):
-            continue
-        local = np.full(len(items), -1, np.int64)
-        local[kids] = np.arange(len(kids))
-        on_level = np.flatnonzero(level == lv_index)
-        pair = local[src_child[on_level]] * len(kids) + local[dst_child[on_level]]
-        uniq, inverse = np.unique(pair, return_inverse=True)
-        n_data = np.bincount(inverse, weights=lifted.n_data[on_level], minlength=len(uniq))
-        state, pair_annotation = extract_level(
-            len(kids), uniq // len(kids), uniq % len(kids), n_data, noop[kids],
-            {int(local[index[i]]): v for i, v in include.items() if index[i] >= 0 and parent[index[i]] == lv_index},
-            auto, n_in[kids] > 0, n_out[kids] > 0)
-        extract[kids] = state
-        annotation[on_level] = pair_annotation[inverse]
+    extract, annotation = _extraction(h, request, items, parent, open_levels, index, lifted, level, (n_in, n_out))
     g = h.graph
-    labels = []
-    for e, n_data_e in zip(lifted.edge.tolist(), lifted.n_data.tolist()):
-        labels.append(shape_label(g.edge_shape(e)) if n_data_e == 1 else f"{n_data_e} tensors" if n_data_e else "")
+    labels = [shape_label(g.edge_shape(e)) if k == 1 else f"{k} tensors" if k else ""
+              for e, k in zip(lifted.edge.tolist(), lifted.n_data.tolist())]
     return {
         "what": "levels", "kind": g.kind, "ops_total": int((~h.embedded).sum()),
         "levels": [h.names[i] for i in open_levels], "unknown": unknown,
         "ops": list(ops_table), "devices": list(dev_table),
         "nodes": {
             "id": [h.names[i] for i in items], "label": [h.label(i) for i in items],
-            "parent": parent.astype(np.int64), "kind": kind.astype(np.uint8), "op": op_col, "device": dev_col,
-            "count": h.total("count", arr).astype(np.int64) if len(arr) else np.zeros(0, np.int64),
+            "parent": parent.astype(np.int64), "kind": h.kind[arr].astype(np.uint8), "op": op_col, "device": dev_col,
+            "count": h.total("count", arr).astype(np.int64),
             "expanded": is_open[arr].astype(np.uint8), "extract": extract,
             "compute_time": h.total("compute_time", arr), "memory": h.total("memory", arr),
             "template": np.array(_templates(h, items), dtype=np.int64),
@@ -202,12 +214,10 @@ def levels(h: Hierarchy, request: Mapping[str, Any]) -> dict[str, Any]:
         },
         "edges": {
             "src": index[lifted.src], "dst": index[lifted.dst], "level": level.astype(np.int64),
-            "src_child": src_child, "dst_child": dst_child,
+            "src_child": index[lifted.src_child], "dst_child": index[lifted.dst_child],
             "n_data": lifted.n_data.astype(np.int64), "n_control": lifted.n_control.astype(np.int64),
             "elements": lifted.elements.astype(np.float64), "annotation": annotation.astype(np.uint8),
             "label": labels,
         },
-        "annotations": {"node": np.array(ann_node, np.int64), "id": ann_id, "op": ann_op,
-                        "side": np.array(ann_side, np.uint8)},
+        "annotations": annotations,
     }
-
