@@ -108,13 +108,13 @@ def _add_model(model: dict[str, Any], scope: str, feed: list[tuple[str, int]], o
         lconfig = layer.get("config") or {}
         name = prefix + str(lconfig.get("name", layer.get("name", f"layer_{k}")))
         refs = inbound_refs(layer)
-        for src, index, shape in refs:
-            if shape is not None:
-                out.shapes[(prefix + src, index)] = shape
         sources = []
-        for src, index, _ in refs:
-            targets = outputs.get(prefix + src, [prefix + src])
-            sources.append((targets[min(index, len(targets) - 1)], 0 if prefix + src in outputs else index))
+        for src, index, shape in refs:
+            targets = outputs.get(prefix + src, [prefix + src])  # a nested model: its output layer
+            source = (targets[min(index, len(targets) - 1)], 0 if prefix + src in outputs else index)
+            sources.append(source)
+            if shape is not None:
+                out.shapes[source] = shape
         if not refs and not input_names:
             sources = prev if k > 0 or feed else []
         sources += feeds.get(name, [])

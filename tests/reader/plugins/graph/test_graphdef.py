@@ -237,3 +237,13 @@ def test_damaged_bytes_anywhere_give_graph_error_or_a_graph(tf_graph: bytes) -> 
         for i in range(len(g.names)):
             g.attrs(i) if i % 3 else None
     assert outcomes == {"error", "graph"}
+
+
+def test_tables_without_pandas_say_how_to_get_it(tf_graph: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    g = graph_from_graph_def(tf_graph)
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"pip install 'tbnb\[pandas\]'"):
+        g.nodes
+    assert len(g.names) == 11  # the graph itself needs no pandas

@@ -190,3 +190,32 @@ def test_empty_graph() -> None:
     r = answer(h, {"what": "levels"})
     assert r["nodes"]["id"] == [] and len(r["edges"]["src"]) == 0
     assert np.asarray(r["nodes"]["count"]).size == 0
+
+
+def test_compute_time_and_memory_are_summed_per_drawn_node() -> None:
+    from tbnb.reader.plugins.graph import graph_from_run_metadata
+
+    from .test_run_metadata import run_metadata
+
+    g = graph_from_run_metadata(run_metadata(2, {"y": [(5, 8)], "x": [(1, 0)]}))
+    r = answer(build_hierarchy(g), {"what": "levels", "expanded": ["graph_1"]})
+    by_id = dict(zip(r["nodes"]["id"], zip(r["nodes"]["compute_time"].tolist(), r["nodes"]["memory"].tolist())))
+    assert by_id["graph_0"] == (12.0, 16.0) and by_id["graph_1/y"] == (10.0, 16.0) and by_id["graph_1/x"] == (2.0, 0.0)
+    info = answer(build_hierarchy(g), {"what": "info", "name": "graph_0"})["node"]
+    assert (info["compute_time"], info["memory"]) == (12.0, 16.0)
+
+
+def test_keras_conceptual_graph_in_the_view() -> None:
+    import json as _json
+
+    from tbnb.reader.plugins.graph import graph_from_keras_json
+
+    from .test_keras import KERAS3_FUNCTIONAL
+
+    h = build_hierarchy(graph_from_keras_json(_json.dumps(KERAS3_FUNCTIONAL)))
+    r = answer(h, {"what": "levels", "expanded": ["functional"]})
+    assert r["nodes"]["id"] == ["functional", "functional/concatenate", "functional/dense", "functional/dense_1",
+                                "functional/encoder", "functional/input_layer", "functional/out"]
+    e = edges_of(r)
+    assert e[("functional/encoder", "functional/concatenate")]["label"] == "?×2"
+    assert e[("functional/input_layer", "functional/encoder")]["data"] == 1
