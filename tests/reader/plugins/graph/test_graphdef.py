@@ -245,5 +245,5 @@ def test_tables_without_pandas_say_how_to_get_it(tf_graph: bytes, monkeypatch: p
     g = graph_from_graph_def(tf_graph)
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match=r"pip install 'tbnb\[pandas\]'"):
-        g.nodes
+        _ = g.nodes
     assert len(g.names) == 11  # the graph itself needs no pandas
