@@ -244,9 +244,10 @@ def build_hierarchy(graph: Graph) -> Hierarchy:
         op_series[list(s.members)] = item
     parent[:n] = np.where(op_series >= 0, op_series, parent[:n])
     depth = np.zeros(n_items, dtype=np.int32)
-    sdepth = depth[n:n + n_scopes]
+    sdepth = [0] * n_scopes  # parents come before children
     for k in range(1, n_scopes):
         sdepth[k] = sdepth[scope_parent[k]] + 1
+    depth[n:n + n_scopes] = sdepth
     depth[n + n_scopes:] = depth[[s.scope for s in series]] + 1 if series else 0
     depth[:n] = depth[parent[:n]] + 1
     # tree order: scopes in pre-order (name + "/" sorts every subtree contiguously), then ops by
@@ -254,9 +255,10 @@ def build_hierarchy(graph: Graph) -> Hierarchy:
     pre = sorted(range(1, n_scopes), key=lambda k: scope_names[k] + "/")
     rank = np.zeros(n_scopes, dtype=np.int64)
     rank[pre] = np.arange(1, n_scopes)
-    size = np.ones(n_scopes, dtype=np.int64)
+    subtree = [1] * n_scopes
     for k in reversed(range(1, n_scopes)):
-        size[scope_parent[k]] += size[k]
+        subtree[scope_parent[k]] += subtree[k]
+    size = np.array(subtree, dtype=np.int64)
     op_rank = rank[op_scope]
     op_order = np.lexsort((np.arange(n), op_series, op_rank)).astype(np.int64)
     sorted_rank = op_rank[op_order]
