@@ -5,7 +5,8 @@ hierarchy, and answering the page's first request (the collapsed top level), as 
 ``--repeat`` runs, in wall time and in this process's CPU time (the machine is shared: the load
 average is printed beside them); then the size on the wire (JSON content + binary buffers, as
 the Board's codec packs them) and the time of a few replies: the top level, a block opened
-three levels down, and the long preprocessing chain's series opened.
+three levels down, the long preprocessing chain's series opened, a search, and trace inputs
+from the loss (through the whole graph).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def _requests(h: Any) -> dict[str, dict[str, Any]]:
         f"open {block}": {"what": "levels", "expanded": ["model", stage, block]},
         f"open {chain}": {"what": "levels", "expanded": ["pre", chain]},
         "search conv.*BiasAdd": {"what": "search", "pattern": "conv.*BiasAdd"},
+        "trace inputs of loss/Mean": {"what": "trace", "name": "loss/Mean"},
     }
 
 
@@ -64,7 +66,7 @@ def bench(size: int, repeat: int) -> dict[str, Any]:
     replies = {}
     for label, request in _requests(h).items():
         reply, wall, _ = _timed(lambda request=request: answer(h, request))
-        count = len(reply["nodes"]["id"]) if "nodes" in reply else len(reply["matches"])
+        count = len(reply["nodes"]["id"] if "nodes" in reply else reply.get("matches", reply.get("ids", [])))
         replies[label] = {"seconds": wall, "bytes": wire_size(reply), "nodes": count}
     return {"size": size, "nodes": len(g.names), "edges": len(g.edge_src), "graph_bytes": len(data),
             "parse": med[0], "build": med[1], "first_reply": med[2], "total": med[0] + med[1] + med[2],

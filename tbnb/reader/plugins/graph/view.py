@@ -12,6 +12,7 @@ Requests (every key optional except ``what``)::
      "auto_extract": True}                                  # TensorBoard's extraction rules
     {"what": "search", "pattern": "conv.*", "limit": 42, "series": {...}}
     {"what": "info", "name": "Net/layer1/conv1", "series": {...}}
+    {"what": "trace", "name": "Net/layer1/conv1", "expanded": [...], "series": {...}}   # trace inputs
 
 Reply to ``levels``::
 
@@ -38,7 +39,8 @@ Reply to ``levels``::
                "label": [...]},                           # a shape, "N tensors", or ""
      "annotations": {"node": int64[k], "id": [...], "op": [...], "side": uint8[k]}}  # at most 5 a side
 
-Replies to ``search`` and ``info`` are described in ``search.py`` and ``info.py``.
+Replies to ``search``, ``info`` and ``trace`` are described in ``search.py``, ``info.py`` and
+``trace.py``.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from .extract import NO_OP, extract_level
 from .hierarchy import IN_ANNOTATION, OP, Hierarchy
 from .info import node_info
 from .search import search
+from .trace import trace
 
 MAX_ANNOTATIONS = 5
 
@@ -66,7 +69,9 @@ def answer(h: Hierarchy, request: Mapping[str, Any]) -> dict[str, Any]:
         return search(h, str(request.get("pattern", "")), int(request.get("limit", 42)), request.get("series"))
     if what == "info":
         return node_info(h, str(request.get("name", "")), request.get("series"))
-    raise ValueError(f"unknown graph request {what!r}: expected 'levels', 'search' or 'info'")
+    if what == "trace":
+        return trace(h, request)
+    raise ValueError(f"unknown graph request {what!r}: expected 'levels', 'search', 'info' or 'trace'")
 
 
 def shape_label(shape: tuple[int, ...] | None) -> str:

@@ -219,3 +219,14 @@ def test_keras_conceptual_graph_in_the_view() -> None:
     e = edges_of(r)
     assert e[("functional/encoder", "functional/concatenate")]["label"] == "?×2"
     assert e[("functional/input_layer", "functional/encoder")]["data"] == 1
+
+
+def test_trace_inputs_on_the_drawn_nodes() -> None:
+    h = hierarchy_of(LIFT + [("d", "Identity", ["c"]), ("b/k", "Const", []), ("b/use", "Mul", ["b/k", "b/z"])])
+    r = answer(h, {"what": "trace", "name": "b/use", "expanded": ["b"]})
+    assert r["ids"] == ["a", "b/z"] and r["ops"] == 4  # a/x, a/y, b/z and the constant b/k
+    assert answer(h, {"what": "trace", "name": "b/use", "expanded": ["a", "b"]})["ids"] == ["a/x", "a/y", "b/z"]
+    assert answer(h, {"what": "trace", "name": "d"})["ids"] == ["a", "c"]
+    assert answer(h, {"what": "trace", "name": "d", "control": False})["ids"] == ["c"]
+    assert answer(h, {"what": "trace", "name": "b"})["ids"] == ["a"]  # a scope: everything it reads
+    assert answer(h, {"what": "trace", "name": "nope"})["error"] == "no node of that name"
