@@ -54,7 +54,7 @@ def trace(h: Hierarchy, request: Mapping[str, Any]) -> dict[str, Any]:
     item = h.item(name)
     start = np.array([item]) if h.kind[item] == OP else h.ops_in(item)
     found = upstream(h, start, bool(request.get("control", True)))
-    reply["ops"] = int(len(found))
+    reply["ops"] = len(found)
     d = display(h, request.get("series"))
     is_open = np.zeros(h.n_items, bool)
     is_open[h.root] = True
