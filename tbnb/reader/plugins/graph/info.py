@@ -6,8 +6,9 @@ Reply::
      "node": {"id", "label", "kind": "op" | "scope" | "series",
               # ops:
               "name", "op", "device", "attrs": {...}, "output_shapes": [[...] | None],
-              "inputs":  [{"name", "op", "output", "shape", "control"}],
+              "inputs":  [{"name", "op", "output", "shape", "control"}],   # the first MAX_EDGES
               "outputs": [{"name", "op", "output", "shape", "control"}],
+              "inputs_total", "outputs_total",
               "compute_time", "memory",          # µs, bytes, or None
               "series", "series_grouped",         # the series it belongs to, if any
               "annotation_of", "annotations",     # the node a constant/summary is drawn beside
@@ -84,6 +85,7 @@ def _op_info(h: Hierarchy, i: int, series: Mapping[str, bool] | None) -> dict[st
         "device": g.devices[i], "attrs": jsonable(g.attrs(i)),
         "output_shapes": jsonable(g.output_shapes[i]),
         "inputs": _edges(h, i, True), "outputs": _edges(h, i, False),
+        "inputs_total": int((g.edge_dst == i).sum()), "outputs_total": int((g.edge_src == i).sum()),
         "compute_time": _figure(g.compute_time[i]), "memory": _figure(g.memory[i]),
         "series": h.names[s] if s >= 0 else None,
         "series_grouped": bool(d.present(s)) if s >= 0 else None,

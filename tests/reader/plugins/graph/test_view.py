@@ -162,6 +162,7 @@ def test_node_info() -> None:
     assert info["inputs"] == [{"name": "a/y", "op": "Relu", "output": 0, "shape": [2, 3], "control": False},
                               {"name": "a/x", "op": "Placeholder", "output": 0, "shape": [2, 3], "control": False}]
     assert info["outputs"] == [] and info["compute_time"] is None
+    assert (info["inputs_total"], info["outputs_total"]) == (2, 0)
     q = answer(h, {"what": "info", "name": "b/w/q"})["node"]
     assert q["inputs"][1] == {"name": "a/y", "op": "Relu", "output": 0, "shape": None, "control": True}
     scope = answer(h, {"what": "info", "name": "b"})["node"]
