@@ -8,7 +8,7 @@ import numpy as np
 from tbnb.reader.plugins.graph.display import children, display
 from tbnb.reader.plugins.graph.hierarchy import IN_ANNOTATION, OP, OUT_ANNOTATION, SCOPE, SERIES, scope_label
 
-from .helpers import hierarchy_of
+from .handmade import hierarchy_of
 
 
 def ids(h, items) -> list[str]:

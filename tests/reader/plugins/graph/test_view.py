@@ -12,7 +12,7 @@ from tbnb.reader.plugins.graph.extract import EXTRACT_IN, EXTRACT_OUT, MAIN
 from tbnb.reader.plugins.graph.hierarchy import build_hierarchy
 from tbnb.reader.plugins.graph.view import answer
 
-from .helpers import hierarchy_of
+from .handmade import hierarchy_of
 
 LIFT = [
     ("a/x", "Placeholder", [], [(2, 3)]),
