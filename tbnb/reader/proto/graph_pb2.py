@@ -16,7 +16,7 @@ from tbnb.reader.proto import tensor_pb2 as tbnb_dot_reader_dot_proto_dot_tensor
 from tbnb.reader.proto import types_pb2 as tbnb_dot_reader_dot_proto_dot_types__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtbnb/reader/proto/graph.proto\x12\x04tbnb\x1a\x1etbnb/reader/proto/tensor.proto\x1a\x1dtbnb/reader/proto/types.proto\"K\n\nVersionDef\x12\x10\n\x08producer\x18\x01 \x01(\x05\x12\x14\n\x0cmin_consumer\x18\x02 \x01(\x05\x12\x15\n\rbad_consumers\x18\x03 \x03(\x05\"\x86\x01\n\x0cNameAttrList\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\x04\x61ttr\x18\x02 \x03(\x0b\x32\x1c.tbnb.NameAttrList.AttrEntry\x1a<\n\tAttrEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1e\n\x05value\x18\x02 \x01(\x0b\x32\x0f.tbnb.AttrValue:\x02\x38\x01\"\xf0\x03\n\tAttrValue\x12\x0b\n\x01s\x18\x02 \x01(\x0cH\x00\x12\x0b\n\x01i\x18\x03 \x01(\x03H\x00\x12\x0b\n\x01\x66\x18\x04 \x01(\x02H\x00\x12\x0b\n\x01\x62\x18\x05 \x01(\x08H\x00\x12\x1e\n\x04type\x18\x06 \x01(\x0e\x32\x0e.tbnb.DataTypeH\x00\x12\'\n\x05shape\x18\x07 \x01(\x0b\x32\x16.tbnb.TensorShapeProtoH\x00\x12#\n\x06tensor\x18\x08 \x01(\x0b\x32\x11.tbnb.TensorProtoH\x00\x12)\n\x04list\x18\x01 \x01(\x0b\x32\x19.tbnb.AttrValue.ListValueH\x00\x12\"\n\x04\x66unc\x18\n \x01(\x0b\x32\x12.tbnb.NameAttrListH\x00\x12\x15\n\x0bplaceholder\x18\t \x01(\tH\x00\x1a\xd1\x01\n\tListValue\x12\t\n\x01s\x18\x02 \x03(\x0c\x12\r\n\x01i\x18\x03 \x03(\x03\x42\x02\x10\x01\x12\r\n\x01\x66\x18\x04 \x03(\x02\x42\x02\x10\x01\x12\r\n\x01\x62\x18\x05 \x03(\x08\x42\x02\x10\x01\x12 \n\x04type\x18\x06 \x03(\x0e\x32\x0e.tbnb.DataTypeB\x02\x10\x01\x12%\n\x05shape\x18\x07 \x03(\x0b\x32\x16.tbnb.TensorShapeProto\x12!\n\x06tensor\x18\x08 \x03(\x0b\x32\x11.tbnb.TensorProto\x12 \n\x04\x66unc\x18\t \x03(\x0b\x32\x12.tbnb.NameAttrListB\x07\n\x05value\"\xc0\x02\n\x07NodeDef\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02op\x18\x02 \x01(\t\x12\r\n\x05input\x18\x03 \x03(\t\x12\x0e\n\x06\x64\x65vice\x18\x04 \x01(\t\x12%\n\x04\x61ttr\x18\x05 \x03(\x0b\x32\x17.tbnb.NodeDef.AttrEntry\x12\x44\n\x17\x65xperimental_debug_info\x18\x06 \x01(\x0b\x32#.tbnb.NodeDef.ExperimentalDebugInfo\x1aQ\n\x15\x45xperimentalDebugInfo\x12\x1b\n\x13original_node_names\x18\x01 \x03(\t\x12\x1b\n\x13original_func_names\x18\x02 \x03(\t\x1a<\n\tAttrEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1e\n\x05value\x18\x02 \x01(\x0b\x32\x0f.tbnb.AttrValue:\x02\x38\x01\"`\n\x08GraphDef\x12\x1b\n\x04node\x18\x01 \x03(\x0b\x32\r.tbnb.NodeDef\x12\"\n\x08versions\x18\x04 \x01(\x0b\x32\x10.tbnb.VersionDef\x12\x13\n\x07version\x18\x03 \x01(\x05\x42\x02\x18\x01\"\xdd\x01\n\x0cMetaGraphDef\x12\x35\n\rmeta_info_def\x18\x01 \x01(\x0b\x32\x1e.tbnb.MetaGraphDef.MetaInfoDef\x12!\n\tgraph_def\x18\x02 \x01(\x0b\x32\x0e.tbnb.GraphDef\x1as\n\x0bMetaInfoDef\x12\x1a\n\x12meta_graph_version\x18\x01 \x01(\t\x12\x0c\n\x04tags\x18\x04 \x03(\t\x12\x1a\n\x12tensorflow_version\x18\x05 \x01(\t\x12\x1e\n\x16tensorflow_git_version\x18\x06 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dtbnb/reader/proto/graph.proto\x12\x04tbnb\x1a\x1etbnb/reader/proto/tensor.proto\x1a\x1dtbnb/reader/proto/types.proto\"K\n\nVersionDef\x12\x10\n\x08producer\x18\x01 \x01(\x05\x12\x14\n\x0cmin_consumer\x18\x02 \x01(\x05\x12\x15\n\rbad_consumers\x18\x03 \x03(\x05\"\x86\x01\n\x0cNameAttrList\x12\x0c\n\x04name\x18\x01 \x01(\t\x12*\n\x04\x61ttr\x18\x02 \x03(\x0b\x32\x1c.tbnb.NameAttrList.AttrEntry\x1a<\n\tAttrEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1e\n\x05value\x18\x02 \x01(\x0b\x32\x0f.tbnb.AttrValue:\x02\x38\x01\"\xf0\x03\n\tAttrValue\x12\x0b\n\x01s\x18\x02 \x01(\x0cH\x00\x12\x0b\n\x01i\x18\x03 \x01(\x03H\x00\x12\x0b\n\x01\x66\x18\x04 \x01(\x02H\x00\x12\x0b\n\x01\x62\x18\x05 \x01(\x08H\x00\x12\x1e\n\x04type\x18\x06 \x01(\x0e\x32\x0e.tbnb.DataTypeH\x00\x12\'\n\x05shape\x18\x07 \x01(\x0b\x32\x16.tbnb.TensorShapeProtoH\x00\x12#\n\x06tensor\x18\x08 \x01(\x0b\x32\x11.tbnb.TensorProtoH\x00\x12)\n\x04list\x18\x01 \x01(\x0b\x32\x19.tbnb.AttrValue.ListValueH\x00\x12\"\n\x04\x66unc\x18\n \x01(\x0b\x32\x12.tbnb.NameAttrListH\x00\x12\x15\n\x0bplaceholder\x18\t \x01(\tH\x00\x1a\xd1\x01\n\tListValue\x12\t\n\x01s\x18\x02 \x03(\x0c\x12\r\n\x01i\x18\x03 \x03(\x03\x42\x02\x10\x01\x12\r\n\x01\x66\x18\x04 \x03(\x02\x42\x02\x10\x01\x12\r\n\x01\x62\x18\x05 \x03(\x08\x42\x02\x10\x01\x12 \n\x04type\x18\x06 \x03(\x0e\x32\x0e.tbnb.DataTypeB\x02\x10\x01\x12%\n\x05shape\x18\x07 \x03(\x0b\x32\x16.tbnb.TensorShapeProto\x12!\n\x06tensor\x18\x08 \x03(\x0b\x32\x11.tbnb.TensorProto\x12 \n\x04\x66unc\x18\t \x03(\x0b\x32\x12.tbnb.NameAttrListB\x07\n\x05value\"\xc0\x02\n\x07NodeDef\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02op\x18\x02 \x01(\t\x12\r\n\x05input\x18\x03 \x03(\t\x12\x0e\n\x06\x64\x65vice\x18\x04 \x01(\t\x12%\n\x04\x61ttr\x18\x05 \x03(\x0b\x32\x17.tbnb.NodeDef.AttrEntry\x12\x44\n\x17\x65xperimental_debug_info\x18\x06 \x01(\x0b\x32#.tbnb.NodeDef.ExperimentalDebugInfo\x1aQ\n\x15\x45xperimentalDebugInfo\x12\x1b\n\x13original_node_names\x18\x01 \x03(\t\x12\x1b\n\x13original_func_names\x18\x02 \x03(\t\x1a<\n\tAttrEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1e\n\x05value\x18\x02 \x01(\x0b\x32\x0f.tbnb.AttrValue:\x02\x38\x01\"\xa2\x05\n\x05OpDef\x12\x0c\n\x04name\x18\x01 \x01(\t\x12%\n\tinput_arg\x18\x02 \x03(\x0b\x32\x12.tbnb.OpDef.ArgDef\x12&\n\noutput_arg\x18\x03 \x03(\x0b\x32\x12.tbnb.OpDef.ArgDef\x12\x16\n\x0e\x63ontrol_output\x18\x14 \x03(\t\x12!\n\x04\x61ttr\x18\x04 \x03(\x0b\x32\x13.tbnb.OpDef.AttrDef\x12\x0f\n\x07summary\x18\x05 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x06 \x01(\t\x12\x16\n\x0eis_commutative\x18\x12 \x01(\x08\x12\x14\n\x0cis_aggregate\x18\x10 \x01(\x08\x12\x13\n\x0bis_stateful\x18\x11 \x01(\x08\x12\"\n\x1a\x61llows_uninitialized_input\x18\x13 \x01(\x08\x12$\n\x1cis_distributed_communication\x18\x15 \x01(\x08\x1a\x99\x01\n\x06\x41rgDef\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x02 \x01(\t\x12\x1c\n\x04type\x18\x03 \x01(\x0e\x32\x0e.tbnb.DataType\x12\x11\n\ttype_attr\x18\x04 \x01(\t\x12\x13\n\x0bnumber_attr\x18\x05 \x01(\t\x12\x16\n\x0etype_list_attr\x18\x06 \x01(\t\x12\x0e\n\x06is_ref\x18\x10 \x01(\x08\x1a\xb1\x01\n\x07\x41ttrDef\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12&\n\rdefault_value\x18\x03 \x01(\x0b\x32\x0f.tbnb.AttrValue\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x13\n\x0bhas_minimum\x18\x05 \x01(\x08\x12\x0f\n\x07minimum\x18\x06 \x01(\x03\x12\'\n\x0e\x61llowed_values\x18\x07 \x01(\x0b\x32\x0f.tbnb.AttrValue\"\xf7\x02\n\x0b\x46unctionDef\x12\x1e\n\tsignature\x18\x01 \x01(\x0b\x32\x0b.tbnb.OpDef\x12)\n\x04\x61ttr\x18\x05 \x03(\x0b\x32\x1b.tbnb.FunctionDef.AttrEntry\x12\x1f\n\x08node_def\x18\x03 \x03(\x0b\x32\r.tbnb.NodeDef\x12\'\n\x03ret\x18\x04 \x03(\x0b\x32\x1a.tbnb.FunctionDef.RetEntry\x12\x36\n\x0b\x63ontrol_ret\x18\x06 \x03(\x0b\x32!.tbnb.FunctionDef.ControlRetEntry\x1a<\n\tAttrEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x1e\n\x05value\x18\x02 \x01(\x0b\x32\x0f.tbnb.AttrValue:\x02\x38\x01\x1a*\n\x08RetEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x31\n\x0f\x43ontrolRetEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\";\n\x0bGradientDef\x12\x15\n\rfunction_name\x18\x01 \x01(\t\x12\x15\n\rgradient_func\x18\x02 \x01(\t\"^\n\x12\x46unctionDefLibrary\x12#\n\x08\x66unction\x18\x01 \x03(\x0b\x32\x11.tbnb.FunctionDef\x12#\n\x08gradient\x18\x02 \x03(\x0b\x32\x11.tbnb.GradientDef\"\x8b\x01\n\x08GraphDef\x12\x1b\n\x04node\x18\x01 \x03(\x0b\x32\r.tbnb.NodeDef\x12\"\n\x08versions\x18\x04 \x01(\x0b\x32\x10.tbnb.VersionDef\x12\x13\n\x07version\x18\x03 \x01(\x05\x42\x02\x18\x01\x12)\n\x07library\x18\x02 \x01(\x0b\x32\x18.tbnb.FunctionDefLibrary\"H\n\rGraphDefNodes\x12\x0c\n\x04node\x18\x01 \x03(\x0c\x12)\n\x07library\x18\x02 \x01(\x0b\x32\x18.tbnb.FunctionDefLibrary\"\xdd\x01\n\x0cMetaGraphDef\x12\x35\n\rmeta_info_def\x18\x01 \x01(\x0b\x32\x1e.tbnb.MetaGraphDef.MetaInfoDef\x12!\n\tgraph_def\x18\x02 \x01(\x0b\x32\x0e.tbnb.GraphDef\x1as\n\x0bMetaInfoDef\x12\x1a\n\x12meta_graph_version\x18\x01 \x01(\t\x12\x0c\n\x04tags\x18\x04 \x03(\t\x12\x1a\n\x12tensorflow_version\x18\x05 \x01(\t\x12\x1e\n\x16tensorflow_git_version\x18\x06 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,6 +35,12 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _globals['_ATTRVALUE_LISTVALUE'].fields_by_name['type']._serialized_options = b'\020\001'
   _globals['_NODEDEF_ATTRENTRY']._options = None
   _globals['_NODEDEF_ATTRENTRY']._serialized_options = b'8\001'
+  _globals['_FUNCTIONDEF_ATTRENTRY']._options = None
+  _globals['_FUNCTIONDEF_ATTRENTRY']._serialized_options = b'8\001'
+  _globals['_FUNCTIONDEF_RETENTRY']._options = None
+  _globals['_FUNCTIONDEF_RETENTRY']._serialized_options = b'8\001'
+  _globals['_FUNCTIONDEF_CONTROLRETENTRY']._options = None
+  _globals['_FUNCTIONDEF_CONTROLRETENTRY']._serialized_options = b'8\001'
   _globals['_GRAPHDEF'].fields_by_name['version']._options = None
   _globals['_GRAPHDEF'].fields_by_name['version']._serialized_options = b'\030\001'
   _globals['_VERSIONDEF']._serialized_start=102
@@ -53,10 +59,30 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _globals['_NODEDEF_EXPERIMENTALDEBUGINFO']._serialized_end=1074
   _globals['_NODEDEF_ATTRENTRY']._serialized_start=254
   _globals['_NODEDEF_ATTRENTRY']._serialized_end=314
-  _globals['_GRAPHDEF']._serialized_start=1138
-  _globals['_GRAPHDEF']._serialized_end=1234
-  _globals['_METAGRAPHDEF']._serialized_start=1237
-  _globals['_METAGRAPHDEF']._serialized_end=1458
-  _globals['_METAGRAPHDEF_METAINFODEF']._serialized_start=1343
-  _globals['_METAGRAPHDEF_METAINFODEF']._serialized_end=1458
+  _globals['_OPDEF']._serialized_start=1139
+  _globals['_OPDEF']._serialized_end=1813
+  _globals['_OPDEF_ARGDEF']._serialized_start=1480
+  _globals['_OPDEF_ARGDEF']._serialized_end=1633
+  _globals['_OPDEF_ATTRDEF']._serialized_start=1636
+  _globals['_OPDEF_ATTRDEF']._serialized_end=1813
+  _globals['_FUNCTIONDEF']._serialized_start=1816
+  _globals['_FUNCTIONDEF']._serialized_end=2191
+  _globals['_FUNCTIONDEF_ATTRENTRY']._serialized_start=254
+  _globals['_FUNCTIONDEF_ATTRENTRY']._serialized_end=314
+  _globals['_FUNCTIONDEF_RETENTRY']._serialized_start=2098
+  _globals['_FUNCTIONDEF_RETENTRY']._serialized_end=2140
+  _globals['_FUNCTIONDEF_CONTROLRETENTRY']._serialized_start=2142
+  _globals['_FUNCTIONDEF_CONTROLRETENTRY']._serialized_end=2191
+  _globals['_GRADIENTDEF']._serialized_start=2193
+  _globals['_GRADIENTDEF']._serialized_end=2252
+  _globals['_FUNCTIONDEFLIBRARY']._serialized_start=2254
+  _globals['_FUNCTIONDEFLIBRARY']._serialized_end=2348
+  _globals['_GRAPHDEF']._serialized_start=2351
+  _globals['_GRAPHDEF']._serialized_end=2490
+  _globals['_GRAPHDEFNODES']._serialized_start=2492
+  _globals['_GRAPHDEFNODES']._serialized_end=2564
+  _globals['_METAGRAPHDEF']._serialized_start=2567
+  _globals['_METAGRAPHDEF']._serialized_end=2788
+  _globals['_METAGRAPHDEF_METAINFODEF']._serialized_start=2673
+  _globals['_METAGRAPHDEF_METAINFODEF']._serialized_end=2788
 # @@protoc_insertion_point(module_scope)
