@@ -19,7 +19,7 @@ import pytest
 
 import tbnb
 from tbnb.reader import frame_bulk as frame_bulk_module
-from tbnb.reader import tags_bulk, values_bulk
+from tbnb.reader import grouping, values_bulk
 from tbnb.reader.frame_bulk import frame_bulk
 from tbnb.reader.proto import event_pb2, summary_pb2, types_pb2
 from tbnb.reader.records import encode_record, frame
@@ -54,7 +54,7 @@ def assert_same_logdir(path: Path, **kwargs: object) -> None:
                 assert a.step.tobytes() == b.step.tobytes(), (run, tag)
                 assert a.wall_time.tobytes() == b.wall_time.tobytes(), (run, tag)
                 assert a.value.tobytes() == b.value.tobytes(), (run, tag)
-            elif tag in fast._runs[run].tensors:
+            elif fast._runs[run].data.sampled(tag) is not None:
                 a2, b2 = fast.tensors(run, tag), slow.tensors(run, tag)
                 assert a2.step.tolist() == b2.step.tolist()
                 for x, y in zip(a2.values, b2.values):
@@ -64,34 +64,33 @@ def assert_same_logdir(path: Path, **kwargs: object) -> None:
 
 @contextlib.contextmanager
 def protobuf_rows() -> Iterator[list[int]]:
-    """Count the records that go through the protobuf path (Run._process_rows) while active."""
-    import tbnb.reader.run as run_module
+    """Count the records that go through the protobuf path (RunData.apply_records) while active."""
+    from tbnb.reader.run_data import RunData
 
     calls: list[int] = []
-    real = run_module.Run._process_rows
+    real = RunData.apply_records
 
     def counting(self, buf, rows, *args, **kwargs):  # type: ignore[no-untyped-def]
         rows = list(rows)
         calls.append(len(rows))
         return real(self, buf, rows, *args, **kwargs)
 
-    run_module.Run._process_rows = counting  # type: ignore[method-assign]
+    RunData.apply_records = counting  # type: ignore[method-assign]
     try:
         yield calls
     finally:
-        run_module.Run._process_rows = real  # type: ignore[method-assign]
+        RunData.apply_records = real  # type: ignore[method-assign]
 
 
 @pytest.fixture
 def small_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let the bulk paths engage on test-sized inputs."""
-    import tbnb.reader.run as run_module
-    import tbnb.reader.scalars_bulk as scalars_module
+    import tbnb.reader.bulk_apply as bulk_apply_module
 
     monkeypatch.setattr(frame_bulk_module, "MIN_BULK_BYTES", 0)
-    monkeypatch.setattr(frame_bulk_module, "MIN_GROUP", 2)
-    monkeypatch.setattr(scalars_module, "MIN_GROUP", 2)
-    monkeypatch.setattr(run_module, "BULK_MIN_RECORDS", 1)
+    monkeypatch.setattr(grouping, "MIN_CRC_GROUP", 2)
+    monkeypatch.setattr(grouping, "MIN_DECODE_GROUP", 2)
+    monkeypatch.setattr(bulk_apply_module, "BULK_MIN_RECORDS", 1)
 
 
 # -- randomised records ---------------------------------------------------------------------------
@@ -376,11 +375,11 @@ def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
         tags = [t.ljust(19, b"_") for t in _TAG_POOLS[pool]]
     chosen = rng.integers(0, len(tags), 5000)
     if pool == "late":
-        chosen[: tags_bulk.TAG_SAMPLE + 100] %= 2
+        chosen[: grouping.TAG_SAMPLE + 100] %= 2
     rows = np.zeros((5000, 25), dtype=np.uint8)
     rows[:, 3:22] = np.frombuffer(b"".join(tags[i] for i in chosen.tolist()), dtype=np.uint8).reshape(-1, 19)
     rows[:, :3] = rng.integers(0, 256, (5000, 3))  # other columns vary freely
-    reps, inverse = tags_bulk.tag_ids(rows, (3, 19))
+    reps, inverse = grouping.tag_ids(rows, (3, 19))
     tag_of_rep = [bytes(rows[r, 3:22]) for r in reps.tolist()]
     assert len(set(tag_of_rep)) == len(tag_of_rep) == len(set(chosen.tolist()))
     assert [tag_of_rep[i] for i in inverse.tolist()] == [tags[i] for i in chosen.tolist()]
@@ -395,13 +394,13 @@ def test_logs_of_large_records_are_read_in_larger_pieces(tmp_path: Path, monkeyp
     monkeypatch.setattr(run_module, "READ_CHUNK", 1 << 16)
     monkeypatch.setattr(run_module, "LARGE_READ_CHUNK", 1 << 20)
     batches: dict[str, list[int]] = {"media": [], "run_00": []}
-    real = run_module.Run._process
+    real = run_module.apply_batch
 
-    def counting(self, buf, framed, path, base, delta):  # type: ignore[no-untyped-def]
+    def counting(data, buf, framed, path, base, delta, bulk=True):  # type: ignore[no-untyped-def]
         batches[Path(path).parent.name].append(len(buf))
-        return real(self, buf, framed, path, base, delta)
+        return real(data, buf, framed, path, base, delta, bulk)
 
-    monkeypatch.setattr(run_module.Run, "_process", counting)
+    monkeypatch.setattr(run_module, "apply_batch", counting)
     rng = np.random.default_rng(3)
     with EventWriter(tmp_path / "media") as w:
         for i in range(600):
@@ -505,12 +504,12 @@ def test_key_lookup_finds_every_key_or_says_one_is_missing(monkeypatch: pytest.M
     apart: multiplier 0 puts them all in one slot) gives each key's index, or None when a key
     is not among those looked up."""
     if multipliers is not None:
-        monkeypatch.setattr(tags_bulk, "_MULTIPLIERS", multipliers)
+        monkeypatch.setattr(grouping, "_MULTIPLIERS", multipliers)
     rng = np.random.default_rng(9)
     distinct = np.unique(rng.integers(0, 1 << 63, 40, dtype=np.uint64) * np.uint64(2))
     key = distinct[rng.integers(0, len(distinct), 10000)]
-    at = tags_bulk._lookup(distinct, key)
+    at = grouping._lookup(distinct, key)
     assert at is not None and np.array_equal(distinct[at], key)
     stray = key.copy()
     stray[7777] += np.uint64(1)  # odd: not among the distinct keys
-    assert tags_bulk._lookup(distinct, stray) is None
+    assert grouping._lookup(distinct, stray) is None
