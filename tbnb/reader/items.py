@@ -16,7 +16,7 @@ class BlobRef(NamedTuple):
 
     Blobs are read when shown, so a logdir of many large images costs little memory. (Named
     tuples, not frozen dataclasses: a load makes tens of thousands of these, and a frozen
-    dataclass costs several times more to construct.)
+    dataclass costs more to construct.)
     """
 
     path: str

@@ -23,7 +23,7 @@ def _randbelow_draws(rng: random.Random, first: int, stop: int) -> list[int]:
     """``rng.randint(0, s)`` for s in [first, stop), the same numbers ``random.randint`` gives.
 
     Inlines CPython's ``_randbelow_with_getrandbits`` (draw bit_length(n) bits, retry while
-    >= n): a third of the cost of calling ``randint``.
+    >= n), without the calls ``randint`` makes per number.
     """
     getrandbits = rng.getrandbits
     out = []
