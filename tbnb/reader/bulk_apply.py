@@ -124,7 +124,8 @@ class BulkBatch:
             name, tf2 = bulk.tags[int(bulk.tag[sel[0]])]
             plugin = data.plugin(name)
             if plugin is None and not tf2:  # a TF1 simple_value names its tag's plugin
-                plugin = data.name_tag(name, summary_pb2.Summary.Value(tag=name, simple_value=0.0), self.delta)
+                first = summary_pb2.Summary.Value(tag=name, simple_value=0.0)
+                plugin = data.name_tag(name, first, self.delta)
             if plugin == "scalars":
                 data.add_scalars(name, bulk.step[sel], bulk.wall[sel], bulk.value[sel])
             else:  # first seen as a tensor of no plugin, or another plugin's tag: the general path

@@ -25,6 +25,7 @@ from .events import parse_events
 from .items import BlobRef, Item, Record
 from .problems import Problem
 from .proto import event_pb2, summary_pb2
+from .records import HEADER_SIZE
 from .reservoir import Reservoir
 
 _START = event_pb2.SessionLog.START
@@ -155,8 +156,8 @@ class RunData:
         for start, length, event in parse_events(buf, rows, starts, lengths, path, base, delta.problems):
             self.apply_event(event, buf, start, length, path, base, delta)
 
-    def apply_event(self, event: event_pb2.Event, buf: memoryview, start: int, length: int, path: str, base: int,
-                    delta: RunDelta) -> None:
+    def apply_event(self, event: event_pb2.Event, buf: memoryview, start: int, length: int, path: str,
+                    base: int, delta: RunDelta) -> None:
         """Apply one parsed event (its record is ``buf[start:start + length]``, at ``base + start``)."""
         self.see_wall_time(event.wall_time)
         what = event.WhichOneof("what")
@@ -189,7 +190,7 @@ class RunData:
             try:
                 number = data_compat.scalar_of(value)
             except ValueError as err:
-                delta.problems.append(Problem(path, base + start - 12, f"tag {tag!r}: {err}"))
+                delta.problems.append(Problem(path, base + start - HEADER_SIZE, f"tag {tag!r}: {err}"))
                 return
             pending = self._pending_for(tag)
             pending.values.append(number)

@@ -59,7 +59,8 @@ def varints(a: np.ndarray, windows: np.ndarray, at: np.ndarray) -> tuple[np.ndar
     return value, count, whole
 
 
-def _long_varints(windows: np.ndarray, at: np.ndarray, last_window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _long_varints(windows: np.ndarray, at: np.ndarray,
+                  last_window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(value, byte count, whether it ends within 10 bytes) from 10-byte windows."""
     w = windows[np.clip(at, 0, last_window)]
     more = (w & 0x80) != 0
