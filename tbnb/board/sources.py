@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..reader.logdir import Logdir, ReloadResult
-from ..reader.records import Problem
+from ..reader.problems import Problem
 from ..reader.series import ScalarSeries, TensorSeries
 
 if TYPE_CHECKING:

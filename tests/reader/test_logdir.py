@@ -229,9 +229,9 @@ def test_images_are_read_from_disk_when_indexed(tmp_path: Path) -> None:
         w.add_image("img", np.zeros((4, 6, 3), dtype=np.uint8), 0)
     lg = tbnb.load(tmp_path)
     run = lg._runs["."]
-    from tbnb.reader.store import BlobRef
+    from tbnb.reader.items import BlobRef
 
-    assert isinstance(run.tensors["img"].items[0].payload, BlobRef)
+    assert isinstance(run.data.sampled("img")[0].payload, BlobRef)
     value = lg.tensors(".", "img").values[0]
     assert value[0] == b"6" and value[1] == b"4" and value[2][:4] == b"\x89PNG"
 
@@ -308,7 +308,7 @@ def test_a_reload_reads_only_the_runs_that_changed(tmp_path: Path, monkeypatch: 
     reloaded: list[str] = []
     real = run_module.Run.reload
     monkeypatch.setattr(run_module.Run, "reload",
-                        lambda self, paths, scratch=None: reloaded.append(self.name) or real(self, paths, scratch))
+                        lambda self, paths, buffer=None: reloaded.append(self.name) or real(self, paths, buffer))
     assert not lg.reload() and reloaded == []
     writers["b"].add_scalar("x", 2.0, 1)
     writers["b"].flush()
