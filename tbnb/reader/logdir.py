@@ -15,6 +15,9 @@ import numpy as np
 from . import data_compat
 from .discovery import find_runs
 from .items import BlobRef, Record
+from .plugins.graph import Graph, GraphError
+from .plugins.graph.sources import GRAPH_PLUGINS, PLUGIN_TAGGED_RUN_METADATA, graph_of_tag, graph_tags, run_graph
+from .plugins.hparams_table import hparams_frame
 from .plugins.projector import ProjectorInfo, read_projector
 from .problems import Problem
 from .proto import event_pb2, summary_pb2
@@ -182,10 +185,44 @@ class Logdir:
             LazyValues(items, decode_payload),
         )
 
-    def graph(self, run: str) -> bytes | None:
-        """The run's serialized GraphDef, if it logged one."""
+    def graphs(self, run: str) -> list[str]:
+        """Tags of the run's graphs for ``graph(run, tag)``: ``""`` (the op graph) first when the
+        run logged one, then Keras models and run-metadata graphs in name order."""
         with self._lock:
-            return self._run(run).data.graph()
+            data = self._run(run).data
+            return graph_tags(data.tags(), has_run_graph=any(b is not None for b in data.graph_events()))
+
+    def graph(self, run: str, tag: str = "") -> Graph | None:
+        """One of the run's graphs (``tag`` from ``graphs(run)``; ``""``: its op graph), or None
+        when it has none. A graph that cannot be read is recorded in ``problems`` and reads as
+        None; ``Graph.graph_def`` keeps the GraphDef bytes it came from."""
+        with self._lock:
+            data = self._run(run).data
+            graph_def, meta_graph_def = data.graph_events()
+            plugin = data.plugin(tag) if tag else None
+            if tag and plugin not in GRAPH_PLUGINS:
+                raise KeyError(f"run {run!r} has no graph tag {tag!r}; graph tags: {self.graphs(run)}")
+            profile = data.run_metadata(tag) if plugin == PLUGIN_TAGGED_RUN_METADATA else None
+        try:
+            if not tag:
+                return run_graph(graph_def, meta_graph_def)
+            if profile is not None:
+                return graph_of_tag(PLUGIN_TAGGED_RUN_METADATA, profile, base=run_graph(graph_def, meta_graph_def))
+            series = self.tensors(run, tag)
+            if not len(series.step):
+                return None
+            return graph_of_tag(plugin, series.values[len(series.step) - 1])
+        except GraphError as err:
+            with self._lock:
+                self._problems[Problem(str(self.run_directory(run)), 0, f"graph {tag!r}: {err}")] = None
+            return None
+
+    def hparams(self, join: str | None = None) -> pd.DataFrame:
+        """The hparams experiment as a table: one row per trial (session), its hparams as
+        columns, each metric's last value, the trial's run, status and start time;
+        ``join="parent"`` also joins the scalars of each trial's parent run (torch's
+        ``add_hparams`` writes the trial in a sub-run of the run holding the training curves)."""
+        return hparams_frame(self, join)
 
     def run_metadata(self, run: str, tag: str) -> bytes:
         """Serialized RunMetadata logged under ``tag`` (TaggedRunMetadata events)."""

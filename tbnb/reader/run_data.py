@@ -280,17 +280,10 @@ class RunData:
         series = self._tensors.get(tag)
         return None if series is None else sorted(series.items, key=lambda it: it.step)
 
-    def graph(self) -> bytes | None:
-        """The run's GraphDef bytes: from a ``graph_def`` event, else from the meta graph."""
-        if self._graph_def is not None:
-            return self._graph_def
-        if self._meta_graph_def is not None:
-            from .proto import graph_pb2
-
-            meta = graph_pb2.MetaGraphDef.FromString(self._meta_graph_def)
-            if meta.HasField("graph_def"):
-                return meta.graph_def.SerializeToString()
-        return None
+    def graph_events(self) -> tuple[bytes | None, bytes | None]:
+        """The run's latest ``graph_def`` and ``meta_graph_def`` bytes, as logged (either may be
+        None); decoding them, and so any damage, is the graph reader's (plugins/graph)."""
+        return self._graph_def, self._meta_graph_def
 
     def run_metadata(self, tag: str) -> bytes:
         """Serialized RunMetadata logged under ``tag``; KeyError if there is none."""
