@@ -76,8 +76,9 @@ Kernel -> page
 Dashboards beyond scalars (version 1 additions; traits first)
 --------------------------------------------------------------
 ``dashboard`` also takes "histograms" | "distributions" | "images" | "audio" | "text".
-``card_types``       list of "scalars" | "histograms" | "images": which card types the time
-                     series dashboard shows (TensorBoard's card-type filter); default all three
+``card_types``       list of "scalars" | "histograms" | "images" | "pr_curves": which card types
+                     the time series dashboard shows (TensorBoard's card-type filter); default
+                     TensorBoard's three ("pr_curves": PR cards, see below, only when listed)
 ``histogram_mode``   "offset" (default) | "overlay"
 ``image_brightness`` int 0..2000, default 1000; ``image_contrast`` int 0..5000, default 1000
                      (applied as CSS ``contrast(c/10 %) brightness(b/1000)``, TensorBoard's way)
@@ -204,6 +205,9 @@ _SHARED = json.loads((Path(__file__).with_name("constants.json")).read_text(enco
 
 DASHBOARDS: tuple[str, ...] = tuple(_SHARED["dashboards"])
 CARD_TYPES: tuple[str, ...] = tuple(_SHARED["card_types"])
+#: The card types the time series dashboard shows unless told otherwise: TensorBoard's three
+#: (PR cards are there on request, as TensorBoard's time series has none).
+DEFAULT_CARD_TYPES: tuple[str, ...] = tuple(_SHARED["default_card_types"])
 HISTOGRAM_MODES: tuple[str, ...] = tuple(_SHARED["histogram_modes"])
 #: Basis points of TensorBoard's distribution compressor.
 BASIS_POINTS: tuple[int, ...] = tuple(_SHARED["basis_points"])

@@ -11,7 +11,7 @@
 import { Card } from "../card.js";
 import { PALETTE } from "../colors.js";
 import { CONFIG as CHART_CONFIG, baseLayout } from "../chart_card.js";
-import { h, iconButton } from "../dom.js";
+import { h, icon, iconButton } from "../dom.js";
 import { formatCount } from "../format.js";
 import { fromMessage, maxX } from "../series.js";
 import { smooth } from "../smoothing.js";
@@ -220,8 +220,13 @@ export class CustomScalarsCard extends Card {
     this.sub = h("div", { class: "tbnb-card-sub" });
     this.body = h("div", { class: "tbnb-custom-scalars" });
     this.plot = this.body;
-    this.el = h("div", { class: "tbnb-card tbnb-card-custom_scalars tbnb-expanded", dataset: { tag: this.tag, kind: this.kind } }, this.sub, this.body);
-    this.expanded = true;
+    // The whole row (not "tbnb-expanded": its charts keep the scalar cards' height).
+    this.el = h(
+      "div",
+      { class: "tbnb-card tbnb-card-custom_scalars", style: { gridColumn: "1 / -1" }, dataset: { tag: this.tag, kind: this.kind } },
+      this.sub,
+      this.body,
+    );
   }
 
   /** Every selected run: a run without a layout still has scalars the charts show. */
@@ -279,11 +284,19 @@ export class CustomScalarsCard extends Card {
       const title = String(category.title || "") || "(untitled category)";
       const details = h(
         "details",
-        { class: "tbnb-section tbnb-custom-category", dataset: { category: title }, open: !this.closed.has(ci) },
-        h("summary", { class: "tbnb-section-head" }, h("b", { text: title }), h("small", { text: ` ${formatCount(category.charts.length)} chart${category.charts.length === 1 ? "" : "s"}` })),
+        { class: `tbnb-section tbnb-custom-category${this.closed.has(ci) ? " tbnb-collapsed" : ""}`, dataset: { category: title }, open: !this.closed.has(ci) },
+        // Not sticky: the dashboard's own section head stays on top.
+        h(
+          "summary",
+          { class: "tbnb-section-head", style: { position: "static" } },
+          h("b", { text: title }),
+          h("small", { text: `${formatCount(category.charts.length)} chart${category.charts.length === 1 ? "" : "s"}` }),
+          icon("chevron"),
+        ),
         grid,
       );
       details.addEventListener("toggle", () => {
+        details.classList.toggle("tbnb-collapsed", !details.open);
         if (details.open) this.closed.delete(ci);
         else this.closed.add(ci);
         this.showCharts();
@@ -377,6 +390,7 @@ export class CustomScalarsCard extends Card {
 export const dashboard = {
   id: "custom_scalars",
   label: "Custom scalars",
+  section: "Layout",
   cards: {
     custom_scalars: { Card: CustomScalarsCard, plugin: "custom_scalars", noun: "custom scalars layout", perRun: false },
   },

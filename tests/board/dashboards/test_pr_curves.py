@@ -139,3 +139,11 @@ def test_a_tensor_of_the_wrong_shape_is_a_problem_listed_not_a_failure(make_boar
     assert_curve(good_entry, "good", 0)
     assert len(reply["problems"]) == 1
     assert "'bad'" in reply["problems"][0] and "step 0" in reply["problems"][0] and "[5, 21]" in reply["problems"][0]
+
+
+def test_pr_cards_join_the_time_series_only_when_asked(make_board, logdir: Path) -> None:
+    """TensorBoard's time series has no PR cards: the default card types stay its three."""
+    assert make_board(logdir).card_types == ["scalars", "histograms", "images"]
+    board = make_board(logdir, card_types=["scalars", "pr_curves"])
+    assert board.card_types == ["scalars", "pr_curves"]
+    assert board.get_state()["card_types"] == ["scalars", "pr_curves"]
