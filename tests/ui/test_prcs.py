@@ -152,6 +152,20 @@ def test_pr_curves_a_line_per_run_and_the_slider_moves_them(nb: Dash):
     _assert_pr(traces, 5)
     screenshot(s.page, f"prcs-pr_curves-step5-{s.front_end}")
     assert shot.stat().st_size > 10_000
+
+    # The time series tab shows PR cards only when their card type is ticked (TensorBoard has none).
+    s.show_tab(C_SHOW, "timeseries")
+    board = s.board(C_SHOW)
+    expect(board.locator('.tbnb-card[data-kind="pr_curves"]')).to_have_count(0)
+    box = board.locator(".tbnb-cardtypes label", has_text="PR curves").locator("input")
+    expect(box).not_to_be_checked()
+    box.check()
+    pr_card = board.locator(f'.tbnb-section:not(.tbnb-pinned) .tbnb-card[data-kind="pr_curves"][data-tag="{PR_TAG}"]')
+    expect(pr_card).to_have_count(1)
+    pr_card.scroll_into_view_if_needed()
+    _assert_pr(_wait_traces(s, pr_card.locator(".js-plotly-plot"), "(d) => d.length === 2"), PR_STEPS[-1])
+    box.uncheck()
+    expect(pr_card).to_have_count(0)
     assert_no_js_errors(s.log)
 
 

@@ -10,7 +10,6 @@
 
 import { Card } from "../card.js";
 import { PALETTE } from "../colors.js";
-import { CONFIG as CHART_CONFIG, baseLayout } from "../chart_card.js";
 import { h, icon, iconButton } from "../dom.js";
 import { formatCount } from "../format.js";
 import { fromMessage, maxX } from "../series.js";
@@ -18,10 +17,8 @@ import { smooth } from "../smoothing.js";
 import { relativeUnit } from "../xaxis.js";
 import { chartLines, lineColors, lineKey, marginTraces, tagRequests } from "./custom_scalars_plot.js";
 import { ScalarCard } from "./scalars.js";
-import { scalarLayout } from "./scalars_plot.js";
 
 const CONFIG_TAG = "custom_scalars__config__";
-const CONFIG = { ...CHART_CONFIG, doubleClick: false };
 
 /**
  * The Board as a chart sees it: every read goes to the Board, but zoom stays with the chart (a
@@ -169,17 +166,9 @@ export class LayoutChart extends ScalarCard {
   }
 
   /** Multiline charts draw as scalar cards do; margin charts draw their bands. */
-  draw() {
-    if (this.spec.kind !== "margin") return super.draw();
-    const Plotly = this.board.plotly;
-    if (!this.visible || !Plotly || !this.full) {
-      this.needsDraw = true;
-      return;
-    }
-    this.needsDraw = false;
-    this.updateSub();
-    const { smoothing, xAxis } = this.board.settings;
-    const drawn = marginTraces({
+  traces(smoothing, xAxis) {
+    if (this.spec.kind !== "margin") return super.traces(smoothing, xAxis);
+    return marginTraces({
       lines: this.lines(),
       full: this.full,
       zoom: this.zoom,
@@ -190,15 +179,6 @@ export class LayoutChart extends ScalarCard {
       unit: this.unit,
       colorOf: (key) => this.colorOfLine(key),
     });
-    Object.assign(this, { shown: drawn.shown, smoothedTraces: drawn.smoothedTraces, smoothingOn: drawn.on, smoothedWith: smoothing });
-    const layout = scalarLayout(baseLayout(this), { xAxis, unit: this.unit, zoom: this.zoom, logY: this.logY, range: this.yRange(drawn.lines) });
-    if (this.drawn) Plotly.animate(this.plot, [], { mode: "immediate" }).catch(() => {});
-    Plotly.react(this.plot, drawn.traces, layout, CONFIG);
-    if (!this.drawn) {
-      this.drawn = true;
-      this.plot.on("plotly_relayout", (event) => this.onRelayout(event));
-      this.plot.on("plotly_doubleclick", () => setTimeout(() => this.destroyed || this.board.setZoom(this.tag, null), 0));
-    }
   }
 }
 
