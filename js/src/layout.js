@@ -13,8 +13,10 @@
 //               whose change redraws its cards (optional)
 //   cardTypes   true for a tab showing the kinds the `card_types` trait selects (time series)
 //   rowsPerTag  true to lay out a row per tag and a column per run (images, audio)
+//   section     a name: its cards go in one section of that name, the tag filter aside (a
+//               dashboard drawn as one card that holds its own charts, e.g. custom scalars)
 
-import { CARD_TYPES, DASHBOARD_IDS } from "./constants.js";
+import { CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_TYPES } from "./constants.js";
 import * as registry from "./dashboards/index.js";
 import { groupTags, pinnedTags } from "./groups.js";
 
@@ -52,9 +54,9 @@ export function cardTypeLabel(type) {
   return spec ? spec.label : type;
 }
 
-/** The `card_types` trait -> the known types it lists, in display order (all when not a list). */
+/** The `card_types` trait -> the known types it lists, in display order (the default when not a list). */
 export function normalizeCardTypes(value) {
-  if (!Array.isArray(value)) return CARD_TYPES.slice();
+  if (!Array.isArray(value)) return DEFAULT_CARD_TYPES.slice();
   return CARD_TYPES.filter((type) => value.includes(type));
 }
 
@@ -132,9 +134,12 @@ export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pi
     return items;
   };
   const all = [...runsOf.keys()];
+  const section = BY_ID.get(id).section;
   return {
-    pinned: pinnedTags(pinned, all).flatMap(itemsOf),
-    groups: groupTags(all, filter).map((group) => ({ name: group.name, items: group.tags.flatMap(itemsOf) })),
+    pinned: section ? [] : pinnedTags(pinned, all).flatMap(itemsOf),
+    groups: section
+      ? [{ name: section, items: all.flatMap(itemsOf) }].filter((group) => group.items.length > 0)
+      : groupTags(all, filter).map((group) => ({ name: group.name, items: group.tags.flatMap(itemsOf) })),
     tags: all,
     kinds,
   };

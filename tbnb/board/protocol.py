@@ -76,8 +76,9 @@ Kernel -> page
 Dashboards beyond scalars (version 1 additions; traits first)
 --------------------------------------------------------------
 ``dashboard`` also takes "histograms" | "distributions" | "images" | "audio" | "text".
-``card_types``       list of "scalars" | "histograms" | "images": which card types the time
-                     series dashboard shows (TensorBoard's card-type filter); default all three
+``card_types``       list of "scalars" | "histograms" | "images" | "pr_curves": which card types
+                     the time series dashboard shows (TensorBoard's card-type filter); default
+                     TensorBoard's three ("pr_curves": PR cards, see below, only when listed)
 ``histogram_mode``   "offset" (default) | "overlay"
 ``image_brightness`` int 0..2000, default 1000; ``image_contrast`` int 0..5000, default 1000
                      (applied as CSS ``contrast(c/10 %) brightness(b/1000)``, TensorBoard's way)
@@ -126,6 +127,48 @@ Kernel -> page
                                 rank 1 and 2 -> table rows of text (rank > 2: the first 2-D slice);
                                 bytes that are not UTF-8 are decoded with replacement characters
 
+PR curves and custom scalars (version 1 additions)
+--------------------------------------------------
+``dashboard`` also takes "pr_curves" | "custom_scalars".
+
+Page -> kernel
+  {"type": "pr_curves", "id", "tag", "runs": [str], "steps": {run: int} | null}
+                                one PR card: each run's curve of a ``pr_curves`` tag at the step
+                                ``steps`` names for it (that step, else the nearest, the earlier
+                                on a tie), its last step when ``steps`` is null or omits it
+  {"type": "custom_scalars", "id", "runs": [str]}
+                                the ``custom_scalars__config__`` layouts of every run, merged as
+                                TensorBoard merges them, each chart resolved to the scalar tags of
+                                ``runs``; a chart's points are then asked with ``series``, one
+                                request per tag
+Kernel -> page
+  {"type": "pr_curves", "id", "tag", "steps",
+   "series": [{"run", "steps": int64[S], "step": int | null, "wall_time": float | null,
+               "thresholds", "precision", "recall", "true_positives", "false_positives",
+               "true_negatives", "false_negatives": float64[T]}],
+   "problems": [str]}
+                                ``steps``: the run's readable sampled steps (for the slider);
+                                ``step``: the one drawn (null, and empty arrays, when none is
+                                readable); thresholds are ``linspace(0, 1, T)`` of the tensor's
+                                width with the tail where TP + FP is 0 cut (TensorBoard's). A
+                                step whose tensor is not a numeric ``[6, T]`` is one of
+                                ``problems`` (text naming run, tag and step), not an error
+  {"type": "custom_scalars", "id", "layout_runs": [str], "problems": [str],
+   "categories": [{"title": str, "closed": bool,
+                   "charts": [{"title": str, "kind": "multiline" | "margin" | "",
+                               "regexes": [str], "margin": [{"value", "lower", "upper"}],
+                               "tags": {run: [tag]},
+                               "series": {run: [[value, lower | null, upper | null]]},
+                               "errors": [str]}]}]}
+                                ``tags`` (multiline): each run's scalar tags one of ``regexes``
+                                matches at its start (Python ``re.match``); ``series`` (margin):
+                                the series whose value tag the run has, a missing bound null;
+                                ``errors``: what is wrong with that chart alone (an invalid or
+                                empty regex, no series); ``layout_runs``: the runs that wrote a
+                                layout. Titles, regexes and tags are text, never markup.
+``pr_curves`` requests are pushed (by tag and runs, as ``histograms``); a new layout is a
+``changed`` of tag ``custom_scalars__config__``, after which the page asks again.
+
 Pushed replies (version 1 addition)
 -----------------------------------
 The page's requests are answered on the kernel's main thread, so while a cell runs (a training
@@ -162,6 +205,9 @@ _SHARED = json.loads((Path(__file__).with_name("constants.json")).read_text(enco
 
 DASHBOARDS: tuple[str, ...] = tuple(_SHARED["dashboards"])
 CARD_TYPES: tuple[str, ...] = tuple(_SHARED["card_types"])
+#: The card types the time series dashboard shows unless told otherwise: TensorBoard's three
+#: (PR cards are there on request, as TensorBoard's time series has none).
+DEFAULT_CARD_TYPES: tuple[str, ...] = tuple(_SHARED["default_card_types"])
 HISTOGRAM_MODES: tuple[str, ...] = tuple(_SHARED["histogram_modes"])
 #: Basis points of TensorBoard's distribution compressor.
 BASIS_POINTS: tuple[int, ...] = tuple(_SHARED["basis_points"])

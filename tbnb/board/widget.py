@@ -31,6 +31,7 @@ from .poll import Poller
 from .protocol import (
     CARD_TYPES,
     DASHBOARDS,
+    DEFAULT_CARD_TYPES,
     DEFAULT_CARD_WIDTH,
     DEFAULT_MAX_BLOB_BYTES,
     DEFAULT_RELOAD_INTERVAL,
@@ -93,7 +94,7 @@ class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
     tag_filter = Unicode("").tag(sync=True)
     pinned = StrList().tag(sync=True)
     card_width = Int(DEFAULT_CARD_WIDTH, min=100, max=4000).tag(sync=True)
-    card_types = ChoiceList(CARD_TYPES, list(CARD_TYPES)).tag(sync=True)
+    card_types = ChoiceList(CARD_TYPES, list(DEFAULT_CARD_TYPES)).tag(sync=True)
     histogram_mode = Enum(HISTOGRAM_MODES, default_value="offset").tag(sync=True)
     image_brightness = Int(1000, min=0, max=2000).tag(sync=True)
     image_contrast = Int(1000, min=0, max=5000).tag(sync=True)

@@ -192,6 +192,8 @@ HOSTILE_MARKDOWN = """# Hostile notes
 #: An "image" that is SVG with script: never to be shown as an image or inlined.
 SVG_BYTES = b'<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=5"><script>window.__pwned=6</script></svg>'
 HTML_AUDIO = b'<html><body><script>window.__pwned=16</script></body></html>'
+#: A layout regex that does not compile (its chart says so; the chart's other regex still draws).
+HOSTILE_REGEX = "(<b>unclosed"
 BIG_TEXT = "# Too big\n\n" + "<script>window.__pwned=17</script> lorem ipsum dolor sit amet. " * 80
 
 
@@ -209,6 +211,8 @@ def write_hostile_logdir(logdir: Path) -> None:
         for step in range(5):
             writer.add_scalar(HOSTILE, float(step), step)
         writer.add_text("torch", HOSTILE_MARKDOWN, 0)
+        # A custom-scalars layout whose titles and regexes are markup; one regex does not compile.
+        writer.add_custom_scalars({HOSTILE: {HOSTILE: ["Multiline", [HOSTILE, HOSTILE_REGEX]]}})
         writer.flush()
     finally:
         writer.close()
@@ -900,6 +904,18 @@ def test_hostile_content_is_inert(nb: Dash):
     torch_md = card.locator(".tbnb-markdown")
     expect(torch_md.locator("h1")).to_have_text("Hostile notes")
     expect(torch_md.locator("script, iframe, form, style, svg")).to_have_count(0)
+
+    # A custom-scalars layout: category and chart titles are text, the invalid regex is an error
+    # on that chart, whose valid (hostile) regex still matches the hostile scalar tag.
+    s.show_tab(cell, "custom_scalars")
+    expect(board.locator(".tbnb-custom-category > summary b")).to_have_text([HOSTILE])
+    chart = board.locator(".tbnb-card-custom-chart")
+    expect(chart.locator(".tbnb-card-title")).to_have_text(HOSTILE)
+    expect(chart.locator(".tbnb-chart-errors")).to_contain_text(f"invalid regular expression '{HOSTILE_REGEX}'")
+    s.page.wait_for_function("(p) => Array.isArray(p.data) && p.data.length === 4",
+                             arg=chart.locator(".js-plotly-plot").element_handle())  # two runs, raw + smoothed
+    expect(chart.locator("b, img")).to_have_count(0)
+    screenshot(s.page, f"dash-hostile-custom_scalars-{s.front_end}")
 
     # Nothing anywhere in either board can run, navigate, submit or restyle the page.
     for c in (C_SHOW, C_HOSTILE):

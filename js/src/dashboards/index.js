@@ -9,3 +9,5 @@ export { dashboard as distributions } from "./distributions.js";
 export { dashboard as images } from "./images.js";
 export { dashboard as audio } from "./audio.js";
 export { dashboard as text } from "./text.js";
+export { dashboard as pr_curves } from "./pr_curves.js";
+export { dashboard as custom_scalars } from "./custom_scalars.js";
