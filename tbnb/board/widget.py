@@ -121,6 +121,7 @@ class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
         self._state_lock = threading.RLock()
         self._tick_lock = threading.Lock()
         self._colors_given = 0
+        self._removed: list[str] = []  # runs whose files vanished, until they come back
         self._hidden_in: int | None = None
         self._pushed = PushedReplies()
         core = {"plotly": self._answer_plotly, "index": self._answer_index}
@@ -260,6 +261,11 @@ class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
         """Colour new runs, tell the page what changed, refresh the status."""
         if result.new_runs:
             self._color_runs(result.new_runs)
+        if result.new_runs or result.removed_runs:
+            with self._state_lock:
+                back = set(result.new_runs)
+                self._removed = [r for r in self._removed if r not in back]
+                self._removed += [r for r in result.removed_runs if r not in self._removed]
         if result and notify:
             changed = changed_reply(self._source, result)
             self._send_msg(changed, [])
@@ -285,6 +291,8 @@ class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
             missing = self._source.missing()
             if message is None and missing:
                 message = f"waiting for {', '.join(missing)} to be created"
+            if message is None and self._removed:
+                message = f"removed from the logdir, their data dropped: {', '.join(self._removed)}"
             if (changed_at is None and old and message == old.get("message") and self.polling == old.get("polling")
                     and len(self._source.problems) == old.get("problems")):
                 return  # an idle tick: skip counting every series

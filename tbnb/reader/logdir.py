@@ -88,6 +88,8 @@ class Logdir:
             for name in [n for n in self._runs if n not in found]:
                 del self._runs[name]
                 result.removed_runs.append(name)
+                result.problems.append(Problem(str(self.run_directory(name)), 0,
+                                               f"run {name!r} removed: its event files are gone, so its data was dropped"))
             jobs: list[tuple[str, Run, list[Path]]] = []
             for name, files in found.items():
                 run = self._runs.get(name)
