@@ -9,3 +9,5 @@ export { dashboard as distributions } from "./distributions.js";
 export { dashboard as images } from "./images.js";
 export { dashboard as audio } from "./audio.js";
 export { dashboard as text } from "./text.js";
+export { dashboard as hparams } from "./hparams.js";
+export { dashboard as mesh } from "./mesh.js";
