@@ -72,9 +72,7 @@ export function splomTrace(columns, rows, colorOf = () => PALETTE[0]) {
       values: rows.map((r) => (typeof r.values[c.key] === "number" ? r.values[c.key] : NaN)),
     })),
     text: rows.map((r) => escapePlotly(r.run)),
-    hovertemplate: "%{text}<br>%{xaxis.title.text}: %{x:.4~g}<br>%{yaxis.title.text}: %{y:.4~g}<extra></extra>",
+    hovertemplate: "%{text}<br>(%{x:.4~g}, %{y:.4~g})<extra></extra>",
     marker: { color: rows.map((r) => colorOf(r.run)), size: 7, line: { width: 0 } },
-    diagonal: { visible: false },
-    showupperhalf: false,
   };
 }

@@ -175,7 +175,13 @@ export class HParamsCard extends Card {
       this.needsDraw = true;
       return false;
     }
-    this.renderPlots(Plotly);
+    try {
+      this.renderPlots(Plotly);
+    } catch (err) {
+      // A chart plotly cannot draw must not take the table (and row selection) with it.
+      this.error = `Could not draw the charts: ${err && err.message}`;
+      this.updateSub();
+    }
     return true;
   }
 
