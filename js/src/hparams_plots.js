@@ -28,7 +28,9 @@ export function parcoordsTrace(columns, rows, brushes = {}, colors = {}) {
     };
     if (axis.categorical) {
       dim.tickvals = axis.labels.map((_, i) => i);
-      dim.ticktext = axis.labels.map(escapePlotly);
+      // parcoords writes tick text as plain SVG text (no HTML subset, unlike its axis titles):
+      // the values go as they are, escaping them would show "&lt;" to the reader.
+      dim.ticktext = axis.labels.slice();
       dim.range = [0, Math.max(axis.labels.length - 1, 1)];
     }
     const ranges = brushes[c.key];

@@ -209,6 +209,8 @@ def write_hostile_logdir(logdir: Path) -> None:
         for step in range(5):
             writer.add_scalar(HOSTILE, float(step), step)
         writer.add_text("torch", HOSTILE_MARKDOWN, 0)
+        # An hparams trial (a sub-run) whose hparam name and value and metric name are hostile.
+        writer.add_hparams({"optimizer": HOSTILE, HOSTILE: 0.5}, {f"{HOSTILE}/metric": 0.25})
         writer.flush()
     finally:
         writer.close()
@@ -900,6 +902,25 @@ def test_hostile_content_is_inert(nb: Dash):
     torch_md = card.locator(".tbnb-markdown")
     expect(torch_md.locator("h1")).to_have_text("Hostile notes")
     expect(torch_md.locator("script, iframe, form, style, svg")).to_have_count(0)
+
+    # HParams: the hostile hparam name, value and metric name are text in the table and in the
+    # parallel coordinates' labels.
+    s.show_tab(cell, "hparams")
+    card = board.locator('.tbnb-card[data-kind="hparams"]')
+    expect(card.locator(".tbnb-hp-grid tbody tr")).to_have_count(1)
+    cells = card.locator(".tbnb-hp-grid tbody td").all_text_contents()
+    assert HOSTILE in cells, cells
+    heads = card.locator(".tbnb-hp-grid thead th").all_text_contents()
+    assert HOSTILE in heads and f"{HOSTILE}/metric" in heads, heads
+    plot = card.locator(".tbnb-hp-parcoords.js-plotly-plot")
+    expect(plot).to_have_count(1)
+    labels = plot.evaluate("(p) => [...p.querySelectorAll('text')].map((t) => t.textContent)")
+    assert HOSTILE in labels and f"{HOSTILE}/metric" in labels, labels
+    ticks = plot.evaluate("(p) => [...p.querySelectorAll('.tick text')].map((t) => t.textContent)")
+    assert HOSTILE in ticks and not any("&lt;" in t or "&gt;" in t for t in labels), (ticks, labels)
+    expect(card.locator("img, script, iframe")).to_have_count(0)
+    board.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    screenshot(s.page, f"dash-hostile-hparams-{s.front_end}")
 
     # Nothing anywhere in either board can run, navigate, submit or restyle the page.
     for c in (C_SHOW, C_HOSTILE):
