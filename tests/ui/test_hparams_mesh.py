@@ -147,6 +147,19 @@ def test_parcoords_has_a_line_per_trial_and_rows_select_runs(nb: HM):
     expect(card.locator("tbody tr.tbnb-hp-selected")).to_have_count(2)
     screenshot(s.page, f"hparams-selected-{s.front_end}")
 
+    # Brushing the lr axis (as a drag does: a constraint range) filters the table.
+    plot.evaluate("(p) => window.Plotly.restyle(p, {'dimensions[0].constraintrange': [[0.005, 0.05]]})")
+    expect(rows).to_have_count(2)
+    plot.evaluate("(p) => window.Plotly.restyle(p, {'dimensions[0].constraintrange': null})")
+    expect(rows).to_have_count(len(TRIALS))
+
+    # The CSV download: the shown columns and rows, formulas neutralised.
+    with s.page.expect_download() as got:
+        card.locator('button[title^="Download the table"]').click()
+    text = Path(got.value.path()).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[0] == "run,status,lr,optimizer,hparam/accuracy" and len(lines) == 1 + len(TRIALS), text
+
     # A filter by range leaves the matching rows; "All runs" selects nothing again.
     box = card.locator('input.tbnb-hp-filter[data-key="lr"]')
     box.fill("0.005..0.05")

@@ -116,6 +116,7 @@ export class HParamsCard extends Card {
   load() {
     const join = this.board.trait(JOIN) || "";
     this.join.value = join;
+    this.seenRuns = this.runs().join("\u0000");
     this.request("data", { type: "hparams", join }, (msg) => {
       this.data = tableFrom(msg);
       this.problems = (msg.problems || []).map(String);
@@ -130,7 +131,12 @@ export class HParamsCard extends Card {
     this.invalidate();
   }
 
+  /** The selection or the index changed: a new run (a new trial) means new rows; otherwise only
+   * the highlighted rows change. */
   runsChanged() {
+    const runs = this.runs().join("\u0000");
+    if (this.data && runs !== this.seenRuns) this.dirty = true;
+    this.seenRuns = runs;
     super.runsChanged();
     if (this.data) this.renderTable();
   }

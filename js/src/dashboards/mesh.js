@@ -168,6 +168,7 @@ export class MeshCard extends Card {
   }
 
   load() {
+    this.seenRuns = this.runs().join("\u0000");
     this.request("data", { type: "meshes" }, (msg) => {
       this.data = (msg.meshes || []).filter((m) => m && typeof m.name === "string");
       this.loading = false;
@@ -207,9 +208,20 @@ export class MeshCard extends Card {
     return true;
   }
 
+  /** Runs holding mesh tags: a new one (new data) lists the meshes again. */
+  runs() {
+    const tags = this.board.index && this.board.index.plugins.get(this.plugin);
+    const runs = new Set();
+    for (const info of tags ? tags.values() : []) for (const run of info.runs) runs.add(run);
+    return [...runs];
+  }
+
   runsChanged() {
+    const runs = this.runs().join("\u0000");
+    if (this.data && runs !== this.seenRuns) this.dirty = true;
+    this.seenRuns = runs;
     super.runsChanged();
-    if (this.data) this.redraw();
+    if (this.data && !this.dirty) this.redraw();
   }
 
   destroy() {
