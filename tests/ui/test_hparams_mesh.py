@@ -16,6 +16,7 @@ import pytest
 
 from .harness import (
     BoardPage,
+    BrowserLog,
     JupyterServer,
     assert_no_js_errors,
     assert_only_loopback,
@@ -24,7 +25,6 @@ from .harness import (
     printed_json,
     run_cell,
     screenshot,
-    BrowserLog,
 )
 
 NB = "hparams_mesh.ipynb"

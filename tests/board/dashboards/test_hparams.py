@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import traitlets
 
 from tbnb.board.dashboards.hparams import trial_patterns
 
@@ -118,7 +119,7 @@ def test_the_join_trait_and_selecting_trials(make_board, sweep) -> None:
     assert [r for r in board.logdir.runs() if any(re.fullmatch(p, r) for p in board.runs)] == trials[:1]
     with pytest.raises(ValueError, match="unknown run"):
         board.select_trials(["nope"])
-    with pytest.raises(Exception):
+    with pytest.raises(traitlets.TraitError):
         board.hparams_join = "children"
 
 
