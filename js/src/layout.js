@@ -15,6 +15,10 @@
 //   rowsPerTag  true to lay out a row per tag and a column per run (images, audio)
 //   section     a name: its cards go in one section of that name, the tag filter aside (a
 //               dashboard drawn as one card that holds its own charts, e.g. custom scalars)
+//   whole       true for a tab that is one card filling the area (of its one kind), laid out
+//               when any run has a tag of the kind's plugin, whatever runs are selected: the
+//               card lists and draws the runs itself (hparams table, mesh gallery). Its item's
+//               tag is the plugin's name.
 
 import { CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_TYPES } from "./constants.js";
 import * as registry from "./dashboards/index.js";
@@ -99,6 +103,21 @@ export function redrawTraits() {
   return out;
 }
 
+/** Whether the tab is one card filling the area (the dashboard's `whole` flag). */
+export function isWhole(dashboard) {
+  return Boolean(BY_ID.get(normalizeDashboard(dashboard)).whole);
+}
+
+/** The layout of a `whole` tab: its one card when its plugin has any tag, in a section named
+ * after the tab. */
+function wholeItems(id, kinds, tags) {
+  const kind = kinds[0];
+  const spec = KINDS.get(kind);
+  const byTag = spec && tags.get(spec.plugin);
+  const items = byTag && byTag.size ? [{ kind, tag: spec.plugin, run: null, rowStart: false }] : [];
+  return { pinned: [], groups: items.length ? [{ name: BY_ID.get(id).label, items }] : [], tags: items.map((i) => i.tag), kinds };
+}
+
 /**
  * The cards of a dashboard.
  *
@@ -112,6 +131,7 @@ export function redrawTraits() {
 export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pinned = [] }) {
   const id = normalizeDashboard(dashboard);
   const kinds = kindsFor(id, cardTypes);
+  if (isWhole(id)) return wholeItems(id, kinds, tags);
   const rows = rowsPerTag(id);
   const runsOf = new Map(); // tag -> [[kind, runs]]
   for (const kind of kinds) {

@@ -168,6 +168,40 @@ Kernel -> page
                                 layout. Titles, regexes and tags are text, never markup.
 ``pr_curves`` requests are pushed (by tag and runs, as ``histograms``); a new layout is a
 ``changed`` of tag ``custom_scalars__config__``, after which the page asks again.
+HParams and mesh (version 1 additions)
+-------------------------------------
+``dashboard`` also takes "hparams" | "mesh": each is one card filling the area (layout.js,
+``whole``), laid out while any run has a tag of the plugin, whatever ``runs`` selects.
+``hparams_join``     "" (default) | "parent": the hparams table also joins the last value of each
+                     scalar of the run above each trial (torch's ``add_hparams`` writes a trial
+                     into a sub-run; its training curves stay in the run above)
+Selecting trials (table rows, or ``Board.select_trials``) writes ``runs``: an exact-match regex
+per trial's run and per parent run the logdir has (regex metacharacters escaped with a backslash, so
+that Python's ``re`` and JS read it alike); selecting none writes [".*"].
+
+Page -> kernel
+  {"type": "hparams", "id", "join": "" | "parent"}
+                                the whole table, every trial whatever ``runs`` selects
+  {"type": "meshes", "id"}      the mesh names (a mesh has a tag per component, named
+                                differently by each writer) and the runs holding each
+  {"type": "mesh", "id", "tag": name, "runs": [str], "steps": {run: step} | null,
+   "sample": int (default 0)}   one mesh's chosen step in each run: ``steps[run]`` or the
+                                nearest step the run has, the last step when not given
+Kernel -> page
+  {"type": "hparams", "id", "join", "experiment": {"name", "description", "user", "time_created"},
+   "columns": [{"key", "kind": "run" | "status" | "start_time" | "hparam" | "metric", "type",
+                ...hparam: "name", "display_name", "description", "domain": [v] | null,
+                "interval": [lo, hi] | null; metric: "tag", "group", "source": "session" |
+                "parent", "display_name"}],
+   "trials": [{"run", "parent": str | null, "values": [one per column]}], "problems": [str]}
+                                values are numbers, text, bools or null (a metric without a
+                                point); the page shows them as text, never markup
+  {"type": "meshes", "id", "meshes": [{"name", "runs": [str]}]}
+  {"type": "mesh", "id", "tag", "runs": [{"run", "steps": int64[S], "step": int | null,
+   "wall_time", "samples": int, "sample": int, "vertices": float32[N, 3] | null,
+   "faces": int64[F, 3] | null, "colors": uint8[N, 3] | null, "config": {...} | null,
+   "problems": [str]}]}        ``faces`` null: a point cloud. ``config`` is the writer's
+                                three.js JSON (camera, lights, material), as written
 
 Pushed replies (version 1 addition)
 -----------------------------------

@@ -102,7 +102,8 @@ def test_only_answered_types_are_pushed() -> None:
 
 def test_the_registry_covers_the_wire_protocol() -> None:
     assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "custom_scalars", "distributions",
-                                             "histograms", "json", "pr_curves", "series", "text"]
+                                             "histograms", "hparams", "json", "mesh", "meshes", "pr_curves",
+                                             "series", "text"]
     assert sorted(dashboards.push_keys()) == ["distributions", "histograms", "pr_curves", "series"]
 
 

@@ -22,11 +22,11 @@ import {
 test("tabs: TensorBoard's names, one per value of the `dashboard` trait (protocol.DASHBOARDS)", () => {
   assert.deepEqual(
     DASHBOARDS.map(({ id }) => id),
-    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "pr_curves", "custom_scalars"],
+    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "pr_curves", "custom_scalars", "hparams", "mesh"],
   );
   assert.deepEqual(
     DASHBOARDS.map(({ label }) => label),
-    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "PR curves", "Custom scalars"],
+    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "PR curves", "Custom scalars", "HParams", "Mesh"],
   );
   for (const { id, label } of DASHBOARDS) {
     assert.equal(normalizeDashboard(id), id);
@@ -53,7 +53,7 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   assert.deepEqual(CARD_TYPES.map(cardTypeLabel), ["Scalars", "Histograms", "Images", "PR curves"]);
   assert.equal(perRun("scalars"), false, "one scalar card draws every run");
   assert.ok(["histograms", "distributions", "images", "audio", "text"].every(perRun));
-  assert.deepEqual([...redrawTraits()], [["histogram_mode", ["histograms"]]]);
+  assert.deepEqual([...redrawTraits()], [["histogram_mode", ["histograms"]], ["hparams_join", ["hparams"]]]);
 });
 
 test("card_types: unknown entries dropped, toggling keeps the display order", () => {
@@ -147,4 +147,18 @@ test("a dashboard with a `section` lays its cards out in that one section, whate
   assert.deepEqual(layout.pinned, []);
   const none = layoutItems({ dashboard: "custom_scalars", cardTypes: [], tags, shown: new Set(["b"]) });
   assert.deepEqual(none.groups, []);
+});
+
+test("a `whole` tab (hparams, mesh) is one card, shown while any run has its plugin's tags", () => {
+  const tags = new Map([
+    ["hparams", new Map([["_hparams_/session_start_info", { runs: ["t/1"] }], ["_hparams_/experiment", { runs: ["t/1"] }]])],
+    ["scalars", new Map([["loss", { runs: ["t"] }]])],
+  ]);
+  const layout = layoutItems({ dashboard: "hparams", cardTypes: [], tags, shown: new Set(["t"]), filter: "zzz" });
+  assert.deepEqual(layout.groups, [{ name: "HParams", items: [{ kind: "hparams", tag: "hparams", run: null, rowStart: false }] }]);
+  assert.deepEqual(layout.pinned, []);
+  assert.equal(emptyMessage(layout, { tags, filter: "zzz" }), null, "neither the run selection nor the tag filter hides it");
+  const none = layoutItems({ dashboard: "mesh", cardTypes: [], tags, shown: new Set(["t"]) });
+  assert.deepEqual(none.groups, []);
+  assert.match(emptyMessage(none, { tags, filter: "" }), /No mesh data yet/);
 });

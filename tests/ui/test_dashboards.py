@@ -213,6 +213,8 @@ def write_hostile_logdir(logdir: Path) -> None:
         writer.add_text("torch", HOSTILE_MARKDOWN, 0)
         # A custom-scalars layout whose titles and regexes are markup; one regex does not compile.
         writer.add_custom_scalars({HOSTILE: {HOSTILE: ["Multiline", [HOSTILE, HOSTILE_REGEX]]}})
+        # An hparams trial (a sub-run) whose hparam name and value and metric name are hostile.
+        writer.add_hparams({"optimizer": HOSTILE, HOSTILE: 0.5}, {f"{HOSTILE}/metric": 0.25})
         writer.flush()
     finally:
         writer.close()
@@ -916,6 +918,24 @@ def test_hostile_content_is_inert(nb: Dash):
                              arg=chart.locator(".js-plotly-plot").element_handle())  # two runs, raw + smoothed
     expect(chart.locator("b, img")).to_have_count(0)
     screenshot(s.page, f"dash-hostile-custom_scalars-{s.front_end}")
+    # HParams: the hostile hparam name, value and metric name are text in the table and in the
+    # parallel coordinates' labels.
+    s.show_tab(cell, "hparams")
+    card = board.locator('.tbnb-card[data-kind="hparams"]')
+    expect(card.locator(".tbnb-hp-grid tbody tr")).to_have_count(1)
+    cells = card.locator(".tbnb-hp-grid tbody td").all_text_contents()
+    assert HOSTILE in cells, cells
+    heads = card.locator(".tbnb-hp-grid thead th").all_text_contents()
+    assert HOSTILE in heads and f"{HOSTILE}/metric" in heads, heads
+    plot = card.locator(".tbnb-hp-parcoords.js-plotly-plot")
+    expect(plot).to_have_count(1)
+    labels = plot.evaluate("(p) => [...p.querySelectorAll('text')].map((t) => t.textContent)")
+    assert HOSTILE in labels and f"{HOSTILE}/metric" in labels, labels
+    ticks = plot.evaluate("(p) => [...p.querySelectorAll('.tick text')].map((t) => t.textContent)")
+    assert HOSTILE in ticks and not any("&lt;" in t or "&gt;" in t for t in labels), (ticks, labels)
+    expect(card.locator("img, script, iframe")).to_have_count(0)
+    board.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    screenshot(s.page, f"dash-hostile-hparams-{s.front_end}")
 
     # Nothing anywhere in either board can run, navigate, submit or restyle the page.
     for c in (C_SHOW, C_HOSTILE):

@@ -11,3 +11,5 @@ export { dashboard as audio } from "./audio.js";
 export { dashboard as text } from "./text.js";
 export { dashboard as pr_curves } from "./pr_curves.js";
 export { dashboard as custom_scalars } from "./custom_scalars.js";
+export { dashboard as hparams } from "./hparams.js";
+export { dashboard as mesh } from "./mesh.js";

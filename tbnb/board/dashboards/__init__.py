@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from ..request import Handler, PushKey
-from . import audio, custom_scalars, distributions, histograms, images, media, pr_curves, scalars, text
+from . import audio, custom_scalars, distributions, histograms, hparams, images, media, mesh, pr_curves, scalars, text
 from .media import BlobKind, blob_requests
 
 #: The registry: every dashboard module, in the order blob plugins are named in messages.
@@ -42,6 +42,8 @@ MODULES: list[ModuleType] = [
     text,
     pr_curves,
     custom_scalars,
+    hparams,
+    mesh,
 ]
 
 

@@ -16,7 +16,6 @@ from ...reader.plugins import custom_scalars as plugin
 from ..request import Fields, Handler, PushKey, Reply, Settings
 from ..sources import MultiLogdir
 from .common import check_runs
-from .plugin_source import PluginSource
 
 def chart_entry(resolved: plugin.ResolvedChart) -> dict[str, Any]:
     """One chart: what the layout says and what it shows per run."""
@@ -34,7 +33,7 @@ def chart_entry(resolved: plugin.ResolvedChart) -> dict[str, Any]:
 
 def layout_reply(source: MultiLogdir, runs: list[str]) -> dict[str, Any]:
     """The merged layout resolved for ``runs`` (runs that went away meanwhile are skipped)."""
-    view = PluginSource(source)
+    view = source
     present = set(source.runs())
     layout = plugin.read_layout(view)
     categories = plugin.resolve(view, [r for r in runs if r in present], layout)

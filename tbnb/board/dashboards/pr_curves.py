@@ -19,7 +19,6 @@ from ..codec import encode
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
 from .common import key_by_runs, tag_runs
-from .plugin_source import PluginSource
 
 
 def wanted_steps(content: Mapping[str, Any]) -> dict[str, int] | None:
@@ -49,7 +48,7 @@ def curve_entries(source: MultiLogdir, tag: str, runs: list[str],
                   steps: Mapping[str, int] | None) -> tuple[list[dict[str, Any]], list[str]]:
     """Per run holding ``tag``: its entry; and every problem met, as text."""
     _, holding = tag_runs(source, tag, runs, (plugin.PLUGIN_NAME,))
-    view = PluginSource(source)
+    view = source
     entries, problems = [], []
     for run in holding:
         try:
