@@ -4,8 +4,7 @@
 // so that changes from Python apply live.
 
 import { HISTOGRAM_MODES, X_AXES } from "./constants.js";
-import { TOOLTIP_SORTS } from "./dashboards/step_table.js";
-import { addStepStyle } from "./dashboards/step_style.js";
+import { TOOLTIP_SORTS, addStepStyle } from "./step_style.js";
 import { h, iconButton, uniqueId } from "./dom.js";
 
 /** What the settings pane calls each x axis and histogram mode (their values: constants.json). */

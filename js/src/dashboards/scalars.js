@@ -215,13 +215,13 @@ export class ScalarCard extends Card {
     this.updateSub();
     this.needsDraw = true;
     this.ensure();
-    if (this.full) this.steps.refresh();
+    if (!this.dirty) this.steps.refresh();
   }
 
   /** A step selection or tooltip trait changed (the kind's redrawOn). */
   settingChanged(name) {
     if (name.startsWith("tooltip_")) this.redraw();
-    else if (this.full) this.steps.refresh();
+    else if (!this.dirty) this.steps.refresh(); // else fetch() asks
   }
 
   /** Zoom set from this card, its twin in another section, the `view` trait or a reset. */

@@ -33,8 +33,6 @@ export const RANGE_COLUMNS = [
 
 const STEP_KEYS = new Set(["step", "start_step", "end_step", "step_at_min", "step_at_max", "points"]);
 
-export const TOOLTIP_SORTS = ["default", "ascending", "descending", "nearest"];
-
 /** The columns a mode offers. */
 export function columnsFor(mode) {
   return mode === "range" ? RANGE_COLUMNS : STEP_COLUMNS;

@@ -5,7 +5,7 @@
 // "step_table" reply (exact, full resolution); step_table.js holds the pure rules.
 
 import { h } from "../dom.js";
-import { addStepStyle } from "./step_style.js";
+import { addStepStyle } from "../step_style.js";
 import { toDisplayValue } from "../xaxis.js";
 import {
   cardSelection,
@@ -142,7 +142,8 @@ export class StepView {
       ),
     );
     const empty = rows.length ? null : h("div", { class: "tbnb-empty-table", text: "No run selected has this tag" });
-    this.table.replaceChildren(h("div", { class: "tbnb-table-head" }, picker), h("table", { class: "tbnb-data-table" }, h("thead", {}, head), h("tbody", {}, body)), empty);
+    const table = h("table", { class: "tbnb-data-table" }, h("thead", {}, head), h("tbody", {}, body));
+    this.table.replaceChildren(...[h("div", { class: "tbnb-table-head" }, picker), table, empty].filter(Boolean));
   }
 
   sortBy(key) {

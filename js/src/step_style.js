@@ -1,5 +1,9 @@
-// The CSS of step selection (markers, band, data table, tooltip), added once to each Board's
-// root by the first scalar card drawn in it, scoped like the Board's own CSS (style.js).
+// Step selection's settings and CSS, shared by the settings pane and the scalar cards: the
+// tooltip sorting methods, and the CSS of the markers, band, data table and tooltip, added once
+// to each Board's root, scoped like the Board's own CSS (style.js).
+
+/** TensorBoard's tooltip sorting methods (the `tooltip_sort` trait's values). */
+export const TOOLTIP_SORTS = ["default", "ascending", "descending", "nearest"];
 
 const CSS = `
 .tbnb .tbnb-chart{position:relative}
