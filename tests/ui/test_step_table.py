@@ -4,7 +4,8 @@ Notebook 7), on a logdir written by torch's SummaryWriter.
 Setting ``selected_step`` from Python moves the dotted marker on every card (link by step) and
 fills each table with the kernel's values; dragging the marker with the mouse, or moving it with
 the arrow keys, sets the trait (read back from the kernel); range selection shows two markers, a
-band and min/max/mean; the marker follows the relative and wall axes. Screenshots:
+band and min/max/mean; the marker follows the relative axis; tooltip sorting and its row limit
+apply to the hover. Screenshots:
 tests/artifacts/steptable-<front end>.png and steptable-range-<front end>.png.
 """
 
@@ -35,7 +36,7 @@ RUNS = ("base", "new", "sparse")
 TAGS = ("acc", "loss")
 #: "sparse" logs every 7th step: most selected steps are not among its steps.
 STEPS = {"base": range(0, 201, 5), "new": range(0, 201, 5), "sparse": range(3, 201, 7)}
-C_SHOW, C_STEP, C_READ, C_RANGE, C_NORANGE, C_RELATIVE, C_STEPAXIS = range(7)
+C_SHOW, C_STEP, C_READ, C_RANGE, C_NORANGE, C_RELATIVE, C_STEPAXIS, C_TOOLTIP, C_NOTOOLTIP = range(9)
 
 
 def value(run: str, tag: str, step: int) -> float:
@@ -54,6 +55,8 @@ def notebook_cells(logdir: Path) -> list[str]:
         "board.range_selection = False\nboard.selected_range = None\n" + read,
         "board.x_axis = 'relative'\nboard.selected_step = 60\n" + read,
         "board.x_axis = 'step'",
+        "board.tooltip_sort = 'descending'\nboard.tooltip_rows = 2",
+        "board.tooltip_sort = 'default'\nboard.tooltip_rows = 0",
     ]
 
 
@@ -167,6 +170,16 @@ def test_selected_step_from_python_fills_every_card(steps: Steps) -> None:
             assert row["swatch"].startswith("rgb")
     # "sparse" has no step 100: 94 and 101 -> 101 is closer
     assert closest("sparse", 100) == 101
+    # The settings pane's entries follow the traits.
+    board = s.page.locator(".jp-Notebook .jp-OutputArea .tbnb").first
+    pane = board.locator(".tbnb-settings")
+    if pane.is_hidden():
+        board.locator("button[title='Settings']").click()
+    checks = {label: pane.locator("label.tbnb-check", has_text=label).locator("input") for label in
+              ("Enable step selection and data table", "Enable range selection", "Link by step 100")}
+    assert [c.is_checked() for c in checks.values()] == [True, False, True]
+    assert pane.get_by_label("Tooltip sorting method").input_value() == "default"
+    board.locator(".tbnb-card[data-tag='acc']").first.scroll_into_view_if_needed()
     path = screenshot(s.page, f"steptable-{s.front_end}")
     assert path.exists()
 
@@ -229,4 +242,31 @@ def test_marker_on_the_relative_axis(steps: Steps) -> None:
     assert card["markers"][0]["center"] == pytest.approx(x, abs=1.5)
     assert [r["cells"]["step"] for r in card["rows"]] == [str(closest(run, 60)) for run in sorted(RUNS)]
     run_cell(s.page, NB, C_STEPAXIS)
+    assert_no_js_errors(s.log)
+
+
+def test_tooltip_sorted_and_limited(steps: Steps) -> None:
+    s = steps
+    run_cell(s.page, NB, C_TOOLTIP)
+    card = s.page.locator(".tbnb-card[data-tag='acc']").first
+    card.scroll_into_view_if_needed()
+    s.wait("acc", "c.markers.length === 1", "acc drawn")
+    box = card.locator(".nsewdrag").first.bounding_box()
+    tip = card.locator(".tbnb-tooltip")
+    for fx in (0.5, 0.4, 0.6, 0.3):
+        s.page.mouse.move(box["x"] + fx * box["width"], box["y"] + 0.5 * box["height"])
+        s.page.wait_for_timeout(150)
+        if tip.is_visible():
+            break
+    assert tip.is_visible(), "no tooltip"
+    rows = tip.locator(".tbnb-tip-row")
+    assert rows.count() == 2
+    values = [float(rows.nth(i).locator("b").text_content()) for i in range(2)]
+    assert values == sorted(values, reverse=True)
+    assert tip.locator(".tbnb-tip-more").text_content() == "1 more"
+    # plotly's own hover label is not drawn over it
+    assert card.locator(".hoverlayer").evaluate("(el) => el.textContent") == ""
+    screenshot(s.page, f"steptable-tooltip-{s.front_end}")
+    s.page.mouse.move(0, 0)
+    run_cell(s.page, NB, C_NOTOOLTIP)
     assert_no_js_errors(s.log)
