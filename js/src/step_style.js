@@ -1,14 +1,14 @@
 // Step selection's settings and CSS, shared by the settings pane and the scalar cards: the
 // tooltip sorting methods, and the CSS of the markers, band, data table and tooltip, added once
-// to each Board's root, scoped like the Board's own CSS (style.js).
+// to each Board's own <style> (style.js; the page allows no other), scoped like its rules.
 
 /** TensorBoard's tooltip sorting methods (the `tooltip_sort` trait's values). */
 export const TOOLTIP_SORTS = ["default", "ascending", "descending", "nearest"];
 
 const CSS = `
-.tbnb .tbnb-chart{position:relative}
+.tbnb .tbnb-card-steps{position:relative}
 .tbnb .tbnb-nested{margin-left:22px}
-.tbnb .tbnb-step-layer{position:absolute;inset:0;pointer-events:none;overflow:visible}
+.tbnb .tbnb-step-layer{position:absolute;pointer-events:none;overflow:hidden}
 .tbnb .tbnb-step-marker{position:absolute;width:12px;margin-left:-6px;pointer-events:auto;cursor:ew-resize;touch-action:none;z-index:2}
 .tbnb .tbnb-step-marker::after{content:"";position:absolute;left:5px;top:0;bottom:0;border-left:2px dotted var(--tbnb-fg)}
 .tbnb .tbnb-step-handle{position:absolute;bottom:-18px;left:50%;transform:translateX(-50%);padding:0 6px;border:1px solid var(--tbnb-border);
@@ -34,11 +34,10 @@ background:var(--tbnb-bg);box-shadow:0 2px 6px rgba(0,0,0,.15);font-size:11px;po
 
 const STYLED = new WeakSet();
 
-/** Add the CSS to `root` (the Board's root element) unless it is there. */
+/** Add the CSS to the <style> of `root` (the Board's root element) unless it is there. */
 export function addStepStyle(root) {
-  if (!root || STYLED.has(root)) return;
+  const style = root && root.querySelector(":scope > style");
+  if (!style || STYLED.has(root)) return;
   STYLED.add(root);
-  const style = document.createElement("style");
-  style.textContent = CSS;
-  root.append(style);
+  style.textContent += CSS;
 }

@@ -68,10 +68,11 @@ export class ScalarCard extends Card {
     this.steps = new StepView(this);
     this.el = h(
       "div",
-      { class: "tbnb-card", dataset: { tag: this.tag } },
+      { class: "tbnb-card tbnb-card-steps", dataset: { tag: this.tag } },
       h("div", { class: "tbnb-card-head" }, this.title, this.logButton, this.pinButton, this.expandButton, this.menu),
       this.sub,
-      h("div", { class: "tbnb-chart" }, this.plot, this.steps.layer),
+      this.plot, // a child of the card: cards.js finds a resized plot's card by its parent
+      this.steps.layer,
       this.steps.table,
     );
   }

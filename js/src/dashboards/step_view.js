@@ -213,7 +213,10 @@ export class StepView {
 
   /** Put the markers (and the band) where the reply's steps are on the drawn chart. */
   place() {
-    const full = this.card.plot && this.card.plot._fullLayout;
+    const plot = this.card.plot;
+    // The layer covers the plot (both children of the card, which is their offset parent).
+    Object.assign(this.layer.style, { left: `${plot.offsetLeft}px`, top: `${plot.offsetTop}px`, width: `${plot.offsetWidth}px`, height: `${plot.offsetHeight}px` });
+    const full = plot && plot._fullLayout;
     const steps = this.enabled() && full && full.xaxis ? this.markerSteps() : [];
     const xa = full && full.xaxis;
     const ya = full && full.yaxis;
