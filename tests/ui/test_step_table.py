@@ -11,7 +11,6 @@ tests/artifacts/steptable-<front end>.png and steptable-range-<front end>.png.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -205,10 +204,10 @@ def test_dragging_the_marker_sets_the_trait(steps: Steps) -> None:
     # the arrow key moves to the card's next step
     s.page.locator(".tbnb-card[data-tag='loss'] .tbnb-step-handle").first.focus()
     s.page.keyboard.press("ArrowRight")
-    after = sorted({st for run in RUNS for st in STEPS[run] if st > dragged})[0]
+    after = min(st for run in RUNS for st in STEPS[run] if st > dragged)
     s.wait("loss", f"c.markers[0].step === {after}", "arrow key")
-    deadline_read = s.read()
-    assert deadline_read["step"] == after
+    read = s.read()
+    assert read["step"] == after
     assert_no_js_errors(s.log)
 
 

@@ -27,7 +27,7 @@ from ..protocol import X_AXES
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
 from .common import x_values
-from .step_table import answer_step_table, compute, shown, to_frame
+from .step_table import compute, parse_request, reply, shown, to_frame
 
 #: Widest card the kernel downsamples for; a larger ``width`` is clamped (bounds reply size).
 MAX_WIDTH = 10_000
@@ -49,7 +49,7 @@ def scalar_runs(source: MultiLogdir, tag: str, runs: Sequence[str]) -> list[str]
     if not found:
         raise RequestError(f"unknown tag {tag!r}")
     if "scalars" not in found:
-        raise RequestError(f"tag {tag!r} is a {'/'.join(sorted(found))} tag; series and downloads serve scalars")
+        raise RequestError(f"tag {tag!r} is a {'/'.join(sorted(found))} tag; series, downloads and step tables serve scalars")
     return [r for r in runs if plugins.get(r) == "scalars"]
 
 
@@ -162,6 +162,13 @@ def push_key(content: Mapping[str, Any]) -> tuple[Any, ...]:
     return (content["type"], content["tag"], content.get("range") is not None)
 
 
+def answer_step_table(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
+    """``step_table``: the data table under one card (protocol.py, dashboards/step_table.py)."""
+    req = parse_request(content)
+    runs = scalar_runs(source, req["tag"], req["runs"])
+    return reply(req, compute(source, req["tag"], runs, req["step"], req["range"], req["smoothing"], req["ranged"]))
+
+
 def table_key(content: Mapping[str, Any]) -> tuple[Any, ...]:
     """A card's step table replaces its previous one (any step, range or smoothing)."""
     return (content["type"], content["tag"])
@@ -230,8 +237,8 @@ class Traits(traitlets.HasTraits):
         from the full series; the closest-point rule and the columns' meanings are in
         ``tbnb.board.dashboards.step_table``. ValueError for a tag that is not a scalar tag.
         """
-        source: Any = getattr(self, "logdir")
-        runs = shown(source.runs(), getattr(self, "runs"), getattr(self, "hidden_runs"))
+        source: Any = self.logdir
+        runs = scalar_runs(source, tag, shown(source.runs(), self.runs, self.hidden_runs))
         step, bounds = self.card_selection(tag)
-        result = compute(source, tag, runs, step, bounds, float(getattr(self, "smoothing")), self.range_selection)
+        result = compute(source, tag, runs, step, bounds, float(self.smoothing), self.range_selection)
         return to_frame(result["table"])

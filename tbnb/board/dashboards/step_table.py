@@ -34,7 +34,7 @@ import numpy as np
 
 from ...reader.series import ScalarSeries
 from ..codec import encode
-from ..request import Fields, Reply, RequestError, Settings
+from ..request import Fields, Reply, RequestError
 from ..smoothing import clamp_weight, smooth
 
 if TYPE_CHECKING:
@@ -72,28 +72,11 @@ def closest_index(steps: np.ndarray, target: int) -> int:
     return int(best[steps[best] == earliest][-1])
 
 
-def holding_runs(source: ScalarSource, tag: str, runs: Sequence[str]) -> list[str]:
-    """The requested runs holding ``tag`` as scalars; RequestError if no run of the source has
-    it as scalars (a tag the page or the user named wrongly)."""
-    found: dict[str, str] = {}
-    for run in source.runs():
-        try:
-            found[run] = source.tags(run).get(tag, "")
-        except KeyError:
-            continue
-    kinds = {p for p in found.values() if p}
-    if not kinds:
-        raise RequestError(f"unknown tag {tag!r}")
-    if "scalars" not in kinds:
-        raise RequestError(f"tag {tag!r} is a {'/'.join(sorted(kinds))} tag; the step table serves scalars")
-    return [r for r in runs if found.get(r) == "scalars"]
-
-
 def _series(source: ScalarSource, tag: str, runs: Sequence[str]) -> list[tuple[str, ScalarSeries, float]]:
-    """(run, series, start time) of the runs holding points of ``tag`` (a run removed meanwhile,
-    or with no points, is left out)."""
+    """(run, series, start time) of ``runs`` (which hold ``tag`` as scalars) with points of it (a
+    run removed meanwhile, or with no points, is left out)."""
     out = []
-    for run in holding_runs(source, tag, runs):
+    for run in runs:
         try:
             s, start = source.scalars(run, tag), source.run_start_time(run)
         except KeyError:
@@ -175,7 +158,8 @@ def over_range(all_series: Sequence[tuple[str, ScalarSeries, float]], bounds: Se
 
 def compute(source: ScalarSource, tag: str, runs: Sequence[str], step: int | None,
             bounds: Sequence[int] | None, weight: float, ranged: bool) -> dict[str, Any]:
-    """The table of ``tag`` for ``runs``: ``{"mode", "step", "range", "table"}``.
+    """The table of ``tag`` for ``runs`` (those holding it as scalars, the caller checked):
+    ``{"mode", "step", "range", "table"}``.
 
     ``step`` None: the card's largest step (TensorBoard's first place for the marker);
     ``ranged`` with ``bounds`` None: the card's whole range of steps.
@@ -249,19 +233,22 @@ def _optional_steps(content: dict[str, Any], name: str) -> list[int] | None:
     return sorted(steps)
 
 
-def answer_step_table(source: Any, content: dict[str, Any], settings: Settings) -> Reply:
-    """``step_table``: one card's table (protocol.py)."""
+def parse_request(content: dict[str, Any]) -> dict[str, Any]:
+    """A ``step_table`` request's fields, checked (protocol.py); RequestError if malformed."""
     req = Fields(content)
-    request_id, tag, runs = req.integer("id"), req.string("tag"), req.strings("runs")
-    step = _optional_int(content, "step")
-    bounds = _optional_steps(content, "range")
-    ranged = content.get("ranged", bounds is not None)
+    parsed = {"id": req.integer("id"), "tag": req.string("tag"), "runs": req.strings("runs"),
+              "step": _optional_int(content, "step"), "range": _optional_steps(content, "range")}
+    ranged = content.get("ranged", parsed["range"] is not None)
     if not isinstance(ranged, bool):
         raise RequestError(f"'ranged' must be true or false, got {ranged!r}")
     weight = content.get("smoothing", 0.0)
     if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not math.isfinite(weight):
         raise RequestError(f"'smoothing' must be a number, got {weight!r}")
-    result = compute(source, tag, runs, step, bounds, float(weight), ranged)
-    return encode({"type": "step_table", "id": request_id, "tag": tag, "mode": result["mode"],
-                   "step": result["step"], "range": result["range"], "smoothing": clamp_weight(weight),
+    return {**parsed, "ranged": ranged, "smoothing": clamp_weight(float(weight))}
+
+
+def reply(request: dict[str, Any], result: dict[str, Any]) -> Reply:
+    """The ``step_table`` reply to a parsed request, from ``compute``'s result."""
+    return encode({"type": "step_table", "id": request["id"], "tag": request["tag"], "mode": result["mode"],
+                   "step": result["step"], "range": result["range"], "smoothing": request["smoothing"],
                    "columns": to_arrays(result["table"])})
