@@ -4,7 +4,7 @@ Notebook 7), on a logdir written by torch's SummaryWriter.
 Setting ``selected_step`` from Python moves the dotted marker on every card (link by step) and
 fills each table with the kernel's values; dragging the marker with the mouse, or moving it with
 the arrow keys, sets the trait (read back from the kernel); range selection shows two markers, a
-band and min/max/mean; the marker follows the relative axis; tooltip sorting and its row limit
+band and min/max/mean; the marker follows the relative and wall axes; tooltip sorting and its row limit
 apply to the hover. Screenshots:
 tests/artifacts/steptable-<front end>.png and steptable-range-<front end>.png.
 """
@@ -35,7 +35,7 @@ RUNS = ("base", "new", "sparse")
 TAGS = ("acc", "loss")
 #: "sparse" logs every 7th step: most selected steps are not among its steps.
 STEPS = {"base": range(0, 201, 5), "new": range(0, 201, 5), "sparse": range(3, 201, 7)}
-C_SHOW, C_STEP, C_READ, C_RANGE, C_NORANGE, C_RELATIVE, C_STEPAXIS, C_TOOLTIP, C_NOTOOLTIP = range(9)
+C_SHOW, C_STEP, C_READ, C_RANGE, C_NORANGE, C_RELATIVE, C_STEPAXIS, C_TOOLTIP, C_NOTOOLTIP, C_WALL = range(10)
 
 
 def value(run: str, tag: str, step: int) -> float:
@@ -56,6 +56,7 @@ def notebook_cells(logdir: Path) -> list[str]:
         "board.x_axis = 'step'",
         "board.tooltip_sort = 'descending'\nboard.tooltip_rows = 2",
         "board.tooltip_sort = 'default'\nboard.tooltip_rows = 0",
+        "board.x_axis = 'wall'\n" + read,
     ]
 
 
@@ -231,7 +232,16 @@ def test_range_selection_shows_min_max_mean(steps: Steps) -> None:
     s.wait("loss", "c.markers.length === 1 && !c.band", "back to one marker")
 
 
-def test_marker_on_the_relative_axis(steps: Steps) -> None:
+# Pixel of epoch seconds on a wall-time axis (plotly shows dates as UTC: shifted to local time).
+WALL_PIXEL_JS = """
+([tag, seconds]) => {
+  const ms = seconds * 1000;
+  return (PIXEL)([tag, ms - new Date(ms).getTimezoneOffset() * 60000]);
+}
+""".replace("(PIXEL)", f"({PIXEL_JS})")
+
+
+def test_marker_on_the_relative_and_wall_axes(steps: Steps) -> None:
     s = steps
     read = s.read(C_RELATIVE)
     card = s.wait("loss", "c.markers.length === 1 && c.markers[0].step === 60 && c.xrange !== null", "relative axis")
@@ -240,6 +250,11 @@ def test_marker_on_the_relative_axis(steps: Steps) -> None:
     x = s.page.evaluate(PIXEL_JS, ["loss", base["relative"]])
     assert card["markers"][0]["center"] == pytest.approx(x, abs=1.5)
     assert [r["cells"]["step"] for r in card["rows"]] == [str(closest(run, 60)) for run in sorted(RUNS)]
+    read = s.read(C_WALL)
+    card = s.wait("loss", "c.markers.length === 1 && c.markers[0].step === 60 && c.xtype === 'date'", "wall axis")
+    base = next(r for r in read["tables"]["loss"] if r["run"] == "base")
+    x = s.page.evaluate(WALL_PIXEL_JS, ["loss", base["wall"]])
+    assert card["markers"][0]["center"] == pytest.approx(x, abs=1.5)
     run_cell(s.page, NB, C_STEPAXIS)
     assert_no_js_errors(s.log)
 

@@ -6,7 +6,7 @@
 
 import { h } from "../dom.js";
 import { addStepStyle } from "../step_style.js";
-import { toDisplayValue } from "../xaxis.js";
+import { fromDisplayValue, toDisplayValue } from "../xaxis.js";
 import {
   cardSelection,
   columnsFor,
@@ -303,19 +303,10 @@ export class StepView {
     const xa = full.xaxis;
     const box = this.layer.getBoundingClientRect();
     const p = Math.min(Math.max(event.clientX - box.left - xa._offset, 0), xa._length);
-    const shown = xa.p2d(p);
     const { xAxis } = this.board.settings;
-    const x = xAxis === "step" ? Number(shown) : this.fromDisplay(shown);
+    const x = fromDisplayValue(xa.p2d(p), xAxis, this.card.unit);
     const series = this.card.runs().map((run) => this.card.full && this.card.full.get(run)).filter(Boolean);
     return stepAtX(x, xAxis, series);
-  }
-
-  fromDisplay(v) {
-    const { xAxis } = this.board.settings;
-    const unit = this.card.unit;
-    if (xAxis === "relative") return Number(v) * (unit ? unit.seconds : 1);
-    const ms = typeof v === "number" ? v : Date.parse(String(v).replace(" ", "T") + "Z");
-    return (ms - (-new Date(ms).getTimezoneOffset() * 60000)) / 1000;
   }
 
   /** A marker let go at `step`: the traits that say so (the board's, or the card's own). */
