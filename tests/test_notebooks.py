@@ -27,6 +27,8 @@ def test_notebook_runs(notebook: Path, tmp_path: Path) -> None:
         text = "\n".join(o.get("data", {}).get("text/plain", "") for o in outputs)
         assert "mnist/lr_0.1" in text and "loss/train" in text  # board.view read the points back
         assert "'points':" in text  # board.status after refresh()
+        assert "smoothed" in text and "relative" in text  # board.step_table at one step
+        assert "mean" in text and "change" in text  # and over a range
 
 
 def test_there_is_a_quickstart() -> None:

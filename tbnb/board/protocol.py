@@ -222,6 +222,42 @@ the card's zoom and hover, and does not settle the pending request (its own repl
 The page still re-asks after ``changed``; when the kernel is idle that reply follows the push.
 Pushing stops when the widget is closed.
 
+Step selection and the data table (version 1 addition; scalar cards)
+--------------------------------------------------------------------
+TensorBoard 2.x's step marker and the table of every run under each scalar card.
+``step_selection``   bool, default True: the dotted marker and the table under scalar cards
+``selected_step``    int | null, default null (each card's largest step); set by dragging a
+                     marker when ``link_step`` is on
+``range_selection``  bool, default False: two markers and a band; the table summarises the range
+``selected_range``   [lo, hi] steps | null (each card's first to last step); the kernel sorts it
+``link_step``        bool, default True: every card shows the board's selection; off, a dragged
+                     card keeps its own in ``card_steps``
+``card_steps``       {tag: {"step": int | null, "range": [lo, hi] | null}}, written by the page
+``tooltip_sort``     "default" | "ascending" | "descending" | "nearest": the hover rows' order
+``tooltip_rows``     int >= 0, default 0 (no limit): most hover rows shown
+
+Page -> kernel
+  {"type": "step_table", "id", "tag", "runs": [str], "step": int | null,
+   "range": [lo, hi] | null, "ranged": bool, "smoothing": float}
+                                the card's table: at ``step`` (null: the largest step of the
+                                runs), or with ``ranged`` over ``range`` (null: all steps).
+                                ``runs`` are the card's shown runs; ``smoothing`` the weight the
+                                page draws with (the kernel smooths the full series with it)
+Kernel -> page
+  {"type": "step_table", "id", "tag", "mode": "step" | "range", "step": int | null,
+   "range": [lo, hi] | null, "smoothing": float,
+   "columns": {"run": [str], <name>: array}}
+                                one entry per run holding points of ``tag``; at a step: ``step``
+                                int64 (each run's closest point, TensorBoard's rule:
+                                dashboards/step_table.py), ``value``, ``smoothed``, ``relative``
+                                (s since the run's first event), ``wall`` float64. Over a range:
+                                ``start_step``, ``end_step``, ``step_at_min``, ``step_at_max``,
+                                ``points`` int64 (-1: no point); ``start``, ``end``, ``change``,
+                                ``percent_change``, ``min``, ``max`` (smoothed), ``raw_change``,
+                                ``mean`` (raw), ``start_relative``, ``end_relative``,
+                                ``start_wall``, ``end_wall`` float64 (NaN: no point in range).
+                                Remembered and pushed per tag, like ``series``
+
 x values: "step" -> the step; "relative" -> seconds since the run's first event;
 "wall" -> epoch seconds (the page shows dates).
 """

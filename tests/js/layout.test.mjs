@@ -53,7 +53,8 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   assert.deepEqual(CARD_TYPES.map(cardTypeLabel), ["Scalars", "Histograms", "Images", "PR curves"]);
   assert.equal(perRun("scalars"), false, "one scalar card draws every run");
   assert.ok(["histograms", "distributions", "images", "audio", "text"].every(perRun));
-  assert.deepEqual([...redrawTraits()], [["histogram_mode", ["histograms"]], ["hparams_join", ["hparams"]]]);
+  const steps = ["step_selection", "selected_step", "range_selection", "selected_range", "link_step", "card_steps", "tooltip_sort", "tooltip_rows"];
+  assert.deepEqual([...redrawTraits()], [...steps.map((name) => [name, ["scalars"]]), ["histogram_mode", ["histograms"]], ["hparams_join", ["hparams"]]]);
 });
 
 test("card_types: unknown entries dropped, toggling keeps the display order", () => {

@@ -852,6 +852,10 @@ def test_hostile_content_is_inert(nb: Dash):
     s.show_tab(cell, "scalars")
     titles = board.locator(".tbnb-card-title").all_text_contents()
     assert any("<img src=x" in t for t in titles) and HOSTILE in titles, titles
+    # The data table under a scalar card: the run names are text, the marker's label a number.
+    expect(board.locator(".tbnb-data-table .tbnb-run-cell").filter(has_text=HOSTILE).first).to_be_attached()
+    assert HOSTILE in board.locator(".tbnb-data-table .tbnb-run-cell").all_text_contents()
+    expect(board.locator(".tbnb-data-table img")).to_have_count(0)
     s.show_tab(cell, "histograms")
     runs = board.locator(".tbnb-card-run").all_text_contents()
     assert HOSTILE in runs, runs

@@ -2,7 +2,7 @@
 // every selected run (title, point count, a plotly chart with a faint raw line and a smoothed
 // line per run, unified hover), box zoom that asks the kernel for the exact points of the range,
 // double-click to reset, and buttons: log y, pin, full width, download CSV/JSON. The traces and
-// axes come from scalars_plot.js.
+// axes come from scalars_plot.js; the step marker and data table under the chart from step_view.js.
 
 import { Card } from "../card.js";
 import { CONFIG as CHART_CONFIG, baseLayout } from "../chart_card.js";
@@ -14,6 +14,7 @@ import { countPoints, fromMessage, maxX } from "../series.js";
 import { smooth } from "../smoothing.js";
 import { relativeUnit } from "../xaxis.js";
 import { hoverTemplate, sameRange, scalarLayout, scalarTraces, yRange, zoomFromRelayout } from "./scalars_plot.js";
+import { STEP_TRAITS, StepView } from "./step_view.js";
 
 // Double-click is handled here: a reset also drops the zoomed data and the view entry.
 const CONFIG = { ...CHART_CONFIG, doubleClick: false };
@@ -64,12 +65,15 @@ export class ScalarCard extends Card {
     this.title = h("div", { class: "tbnb-card-title", text: title, title: this.tag });
     this.sub = h("div", { class: "tbnb-card-sub" });
     this.plot = h("div", { class: "tbnb-plot" });
+    this.steps = new StepView(this);
     this.el = h(
       "div",
-      { class: "tbnb-card", dataset: { tag: this.tag } },
+      { class: "tbnb-card tbnb-card-steps", dataset: { tag: this.tag } },
       h("div", { class: "tbnb-card-head" }, this.title, this.logButton, this.pinButton, this.expandButton, this.menu),
       this.sub,
-      this.plot,
+      this.plot, // a child of the card: cards.js finds a resized plot's card by its parent
+      this.steps.layer,
+      this.steps.table,
     );
   }
 
@@ -181,6 +185,7 @@ export class ScalarCard extends Card {
       this.draw();
     });
     if (this.zoom && this.zoom.x) this.fetchZoom();
+    this.steps.refresh();
   }
 
   fetchZoom() {
@@ -211,6 +216,13 @@ export class ScalarCard extends Card {
     this.updateSub();
     this.needsDraw = true;
     this.ensure();
+    if (!this.dirty) this.steps.refresh();
+  }
+
+  /** A step selection or tooltip trait changed (the kind's redrawOn). */
+  settingChanged(name) {
+    if (name.startsWith("tooltip_")) this.redraw();
+    else if (!this.dirty) this.steps.refresh(); // else fetch() asks
   }
 
   /** Zoom set from this card, its twin in another section, the `view` trait or a reset. */
@@ -254,9 +266,14 @@ export class ScalarCard extends Card {
     // A smoothing frame still queued (plotly runs them at its next animation frame) holds the
     // lines of the old data: drop it before the new data is drawn.
     if (this.drawn) Plotly.animate(this.plot, [], { mode: "immediate" }).catch(() => {});
+    if (this.steps.customTooltip()) for (const i of drawn.smoothedTraces) Object.assign(drawn.traces[i], { hoverinfo: "none", hovertemplate: null });
     Plotly.react(this.plot, drawn.traces, layout, CONFIG);
+    this.steps.place();
     if (!this.drawn) {
       this.drawn = true;
+      this.plot.on("plotly_afterplot", () => this.steps.place());
+      this.plot.on("plotly_hover", (event) => this.steps.hover(event));
+      this.plot.on("plotly_unhover", () => this.steps.unhover());
       this.plot.on("plotly_relayout", (event) => this.onRelayout(event));
       this.plot.on("plotly_doubleclick", () => setTimeout(() => this.destroyed || this.board.setZoom(this.tag, null), 0));
       if (!smoothingWarmed) {
@@ -327,8 +344,9 @@ export class ScalarCard extends Card {
     const Plotly = this.board.plotly;
     if (this.destroyed || !this.drawn || !Plotly) return;
     const on = this.board.settings.smoothing > 0;
+    if (this.steps.reply && this.steps.reply.smoothing !== this.board.settings.smoothing) this.steps.refresh();
     const data = {};
-    if (on !== this.smoothingOn) {
+    if (on !== this.smoothingOn && !this.steps.customTooltip()) {
       data.hovertemplate = this.shown.map((line) => hoverTemplate(line, on));
       this.smoothingOn = on;
     }
@@ -381,6 +399,6 @@ export const dashboard = {
   id: "scalars",
   label: "Scalars",
   cards: {
-    scalars: { Card: ScalarCard, plugin: "scalars", noun: "scalar", perRun: false },
+    scalars: { Card: ScalarCard, plugin: "scalars", noun: "scalar", perRun: false, redrawOn: STEP_TRAITS },
   },
 };

@@ -1,6 +1,7 @@
 """The scalars dashboard (and the time series dashboard's scalar cards): a card's points,
-min/max-downsampled to its width, and the CSV/JSON downloads (protocol.py, ``series``,
-``csv``, ``json``).
+min/max-downsampled to its width, the CSV/JSON downloads and the data table under each card
+(protocol.py, ``series``, ``csv``, ``json``, ``step_table``); and the settings of step
+selection and tooltips (``Traits``).
 
 Scalars are never sampled in the kernel: every point is held and the page gets about one point
 per pixel, asking again for the exact points when it zooms.
@@ -16,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import traitlets
+from traitlets import Bool, Dict, Enum, Int, List, TraitError, validate
 
 from ...reader.series import ScalarSeries
 from ..codec import encode
@@ -24,6 +27,7 @@ from ..protocol import X_AXES
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
 from .common import x_values
+from .step_table import compute, parse_request, reply, shown, to_frame
 
 #: Widest card the kernel downsamples for; a larger ``width`` is clamped (bounds reply size).
 MAX_WIDTH = 10_000
@@ -45,7 +49,7 @@ def scalar_runs(source: MultiLogdir, tag: str, runs: Sequence[str]) -> list[str]
     if not found:
         raise RequestError(f"unknown tag {tag!r}")
     if "scalars" not in found:
-        raise RequestError(f"tag {tag!r} is a {'/'.join(sorted(found))} tag; series and downloads serve scalars")
+        raise RequestError(f"tag {tag!r} is a {'/'.join(sorted(found))} tag; series, downloads and step tables serve scalars")
     return [r for r in runs if plugins.get(r) == "scalars"]
 
 
@@ -158,5 +162,83 @@ def push_key(content: Mapping[str, Any]) -> tuple[Any, ...]:
     return (content["type"], content["tag"], content.get("range") is not None)
 
 
-REQUESTS: dict[str, Handler] = {"series": answer_series, "csv": answer_download, "json": answer_download}
-PUSHED: dict[str, PushKey] = {"series": push_key}
+def answer_step_table(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
+    """``step_table``: the data table under one card (protocol.py, dashboards/step_table.py)."""
+    req = parse_request(content)
+    runs = scalar_runs(source, req["tag"], req["runs"])
+    return reply(req, compute(source, req["tag"], runs, req["step"], req["range"], req["smoothing"], req["ranged"]))
+
+
+def table_key(content: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A card's step table replaces its previous one (any step, range or smoothing)."""
+    return (content["type"], content["tag"])
+
+
+REQUESTS: dict[str, Handler] = {"series": answer_series, "csv": answer_download, "json": answer_download,
+                                "step_table": answer_step_table}
+PUSHED: dict[str, PushKey] = {"series": push_key, "step_table": table_key}
+
+#: TensorBoard's tooltip sorting methods ("nearest": nearest pixel first).
+TOOLTIP_SORTS = ("default", "ascending", "descending", "nearest")
+
+
+class Traits(traitlets.HasTraits):
+    """Step selection, range selection and tooltips: TensorBoard's scalar settings, synced.
+
+    ``selected_step`` None puts each card's marker at its largest step (TensorBoard's start);
+    ``selected_range`` None, with ``range_selection`` on, spans each card's steps. With
+    ``link_step`` off, a marker dragged on one card moves that card only: its selection is
+    kept in ``card_steps`` ({tag: {"step": int | None, "range": [lo, hi] | None}}).
+    """
+
+    step_selection = Bool(True).tag(sync=True)
+    selected_step = Int(None, allow_none=True).tag(sync=True)
+    range_selection = Bool(False).tag(sync=True)
+    selected_range = List(Int(), default_value=None, allow_none=True, minlen=2, maxlen=2).tag(sync=True)
+    link_step = Bool(True).tag(sync=True)
+    card_steps = Dict().tag(sync=True)
+    tooltip_sort = Enum(TOOLTIP_SORTS, default_value="default").tag(sync=True)
+    tooltip_rows = Int(0, min=0).tag(sync=True)
+
+    @validate("selected_range")
+    def _order_range(self, proposal: dict[str, Any]) -> list[int] | None:
+        value = proposal["value"]
+        return None if value is None else sorted(int(v) for v in value)
+
+    @validate("card_steps")
+    def _check_card_steps(self, proposal: dict[str, Any]) -> dict[str, Any]:
+        value = dict(proposal["value"])
+        for tag, entry in value.items():
+            step = entry.get("step") if isinstance(entry, dict) else "?"
+            bounds = entry.get("range") if isinstance(entry, dict) else "?"
+            good_step = step is None or (isinstance(step, int) and not isinstance(step, bool))
+            good_range = bounds is None or (isinstance(bounds, list) and len(bounds) == 2
+                                            and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds))
+            if not (good_step and good_range):
+                raise TraitError(f"card_steps[{tag!r}] must be {{'step': int | None, 'range': [lo, hi] | None}}, "
+                                 f"got {entry!r}")
+        return value
+
+    def card_selection(self, tag: str) -> tuple[int | None, list[int] | None]:
+        """The step and range the card of ``tag`` uses: its own when unlinked, else the board's."""
+        own = self.card_steps.get(tag) if not self.link_step else None
+        if own is not None:
+            return own.get("step"), own.get("range")
+        return self.selected_step, self.selected_range
+
+    def step_table(self, tag: str) -> Any:
+        """The data table under the scalar card of ``tag``, as a pandas DataFrame.
+
+        One row per shown run holding the tag (``runs`` regexes, minus ``hidden_runs``). At the
+        selected step: run, step, value, smoothed, relative (seconds since the run's first
+        event), wall (epoch seconds) of each run's closest point. With ``range_selection``:
+        run, start_step, end_step, start, end, change, percent_change, raw_change, min, max,
+        mean, step_at_min, step_at_max, points (and the start/end points' times). Exact values
+        from the full series; the closest-point rule and the columns' meanings are in
+        ``tbnb.board.dashboards.step_table``. ValueError for a tag that is not a scalar tag.
+        """
+        source: Any = self.logdir
+        runs = scalar_runs(source, tag, shown(source.runs(), self.runs, self.hidden_runs))
+        step, bounds = self.card_selection(tag)
+        result = compute(source, tag, runs, step, bounds, float(self.smoothing), self.range_selection)
+        return to_frame(result["table"])
