@@ -50,18 +50,17 @@ def tsne(x: np.ndarray, dims: int = 2, *, perplexity: float = 30.0, learning_rat
 
     engine = TSNE(n_components=dims, perplexity=perplexity, learning_rate=learning_rate,
                   n_iter=iterations, early_exaggeration_iter=EARLY_ITERATIONS, random_state=seed,
-                  negative_gradient_method="bh" if dims > 2 else "auto", n_jobs=1,
-                  callbacks=callback, callbacks_every_iters=10, verbose=False)
+                  negative_gradient_method="bh" if dims > 2 else "auto", n_jobs=1, verbose=False)
     if progress(0, total):
         raise Stopped
     embedding = engine.prepare_initial(data)
-    embedding = embedding.optimize(EARLY_ITERATIONS, exaggeration=12, momentum=0.5, callbacks=callback,
-                                   callbacks_every_iters=10, learning_rate=learning_rate)
+    embedding = embedding.optimize(EARLY_ITERATIONS, exaggeration=12, momentum=0.5, callbacks=[callback],
+                                   use_callbacks=True, callbacks_every_iters=10, learning_rate=learning_rate)
     if progress(EARLY_ITERATIONS, total):
         raise Stopped
     phase["offset"] = EARLY_ITERATIONS
-    embedding = embedding.optimize(iterations, momentum=0.8, callbacks=callback, callbacks_every_iters=10,
-                                   learning_rate=learning_rate)
+    embedding = embedding.optimize(iterations, momentum=0.8, callbacks=[callback], use_callbacks=True,
+                                   callbacks_every_iters=10, learning_rate=learning_rate)
     if progress(total, total):
         raise Stopped
     return np.asarray(embedding, dtype=np.float32)
