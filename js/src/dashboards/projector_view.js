@@ -15,6 +15,12 @@ import { STYLE, legend, neighborList, selectionTable, toolbar } from "./projecto
 const POLL_MS = 400;
 const LABELLED = 50; // selected points labelled on the plot
 
+/** The projector's CSS, once per document (scoped under .tbnb; the Board's own <style> stays one). */
+function ensureStyle(doc) {
+  if (doc.getElementById("tbnb-projector-style")) return;
+  doc.head.append(h("style", { id: "tbnb-projector-style", text: STYLE }));
+}
+
 /** Positions [n, dims] rescaled into [-1, 1] around their centre, as n*3 (z = 0 in 2D). */
 export function normalizePositions(positions, n, dims) {
   const out = new Float32Array(n * 3);
@@ -88,7 +94,8 @@ export class ProjectorView {
     this.statusEl = h("span", { class: "tbnb-pj-status", role: "status" });
     this.bar = h("div", { class: "tbnb-pj-bar" });
     this.side = h("div", { class: "tbnb-pj-side" });
-    this.el.replaceChildren(h("style", { text: STYLE }), this.bar, h("div", { class: "tbnb-pj-main" }, this.plot, this.side));
+    ensureStyle(this.el.ownerDocument);
+    this.el.replaceChildren(this.bar, h("div", { class: "tbnb-pj-main" }, this.plot, this.side));
     this.plot.replaceChildren(h("div", { class: "tbnb-pj-msg", text: "Loading the embeddings…" }));
   }
 
