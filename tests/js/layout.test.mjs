@@ -22,11 +22,11 @@ import {
 test("tabs: TensorBoard's names, one per value of the `dashboard` trait (protocol.DASHBOARDS)", () => {
   assert.deepEqual(
     DASHBOARDS.map(({ id }) => id),
-    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text"],
+    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "projector"],
   );
   assert.deepEqual(
     DASHBOARDS.map(({ label }) => label),
-    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text"],
+    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "Projector"],
   );
   for (const { id, label } of DASHBOARDS) {
     assert.equal(normalizeDashboard(id), id);
@@ -52,7 +52,9 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   assert.deepEqual(CARD_TYPES.map(cardTypeLabel), ["Scalars", "Histograms", "Images"]);
   assert.equal(perRun("scalars"), false, "one scalar card draws every run");
   assert.ok(["histograms", "distributions", "images", "audio", "text"].every(perRun));
-  assert.deepEqual([...redrawTraits()], [["histogram_mode", ["histograms"]]]);
+  const projectorTraits = ["projector_run", "projector_embedding", "projector_method", "projector_dims", "projector_params",
+    "projector_color_by", "projector_label_by", "projector_search", "projector_selection"];
+  assert.deepEqual([...redrawTraits()], [["histogram_mode", ["histograms"]], ...projectorTraits.map((t) => [t, ["projector"]])]);
 });
 
 test("card_types: unknown entries dropped, toggling keeps the display order", () => {

@@ -98,7 +98,8 @@ function methodParams(card) {
   if (method === "tsne") {
     return [h("span", { text: "perplexity" }), numberInput("Perplexity", params.perplexity ?? 30, (v) => set("perplexity", v)),
       h("span", { text: "learning rate" }), numberInput("Learning rate", params.learning_rate ?? "", (v) => set("learning_rate", v)),
-      h("button", { type: "button", class: "tbnb-btn", text: "Stop", title: "Stop t-SNE", on: { click: () => card.stop() } })];
+      h("button", { type: "button", class: "tbnb-btn", text: "Stop", title: "Stop t-SNE", on: { click: () => card.stop() } }),
+      h("button", { type: "button", class: "tbnb-btn", text: "Re-run", title: "Run t-SNE again", on: { click: () => card.loadPoints({ rerun: true }) } })];
   }
   if (method === "umap") {
     return [h("span", { text: "neighbors" }), numberInput("Neighbors", params.neighbors ?? 15, (v) => set("neighbors", v), "1"),

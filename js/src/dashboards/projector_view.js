@@ -172,9 +172,9 @@ export class ProjectorView {
     };
   }
 
-  loadPoints() {
+  loadPoints({ rerun = false } = {}) {
     clearTimeout(this.poll);
-    const ask = this.layoutRequest();
+    const ask = rerun ? { ...this.layoutRequest(), rerun: true } : this.layoutRequest();
     const started = performance.now();
     this.setStatus(`computing ${ask.method}…`);
     this.request("points", ask, (msg) => {
@@ -488,4 +488,4 @@ export class ProjectorView {
 }
 
 /** The page's hook into this module once it ran (a classic script: no dynamic import). */
-globalThis.__tbnb_projector_view__ = { ProjectorView };
+globalThis.__tbnb_projector_view__ = { ProjectorView, PointCloud, webglContext, normalizePositions };

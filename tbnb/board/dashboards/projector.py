@@ -57,7 +57,8 @@ def points(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> 
     request_id = req.integer("id")
     method, dims, params = _layout_args(req, content)
     try:
-        projection, status = service.layout(source, run, name, method, dims, params)
+        projection, status = service.layout(source, run, name, method, dims, params,
+                                            rerun=content.get("rerun") is True)
     except (KeyError, ValueError) as err:
         raise RequestError(str(err.args[0] if isinstance(err, KeyError) else err)) from None
     reply: dict[str, Any] = {"type": "projector_points", "id": request_id, "run": run, "embedding": name,

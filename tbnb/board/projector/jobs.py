@@ -42,7 +42,8 @@ class Job:
 
 
 class Jobs:
-    """Jobs by key; a stopped or failed job is started again when asked again."""
+    """Jobs by key. A stopped job stays stopped when asked again (the page keeps asking while it
+    shows progress), until ``drop``; a failed one is started again."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -56,7 +57,7 @@ class Jobs:
         """The job for ``key``: the running or finished one, else a new one running ``work``."""
         with self._lock:
             job = self._jobs.get(key)
-            if job is not None and job.state in (RUNNING, DONE):
+            if job is not None and job.state in (RUNNING, DONE, STOPPED):
                 return job
             job = Job()
             self._jobs[key] = job

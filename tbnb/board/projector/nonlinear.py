@@ -46,7 +46,10 @@ def tsne(x: np.ndarray, dims: int = 2, *, perplexity: float = 30.0, learning_rat
     phase = {"offset": 0}
 
     def callback(iteration: int, error: float, embedding: Any) -> bool:
-        return bool(progress(phase["offset"] + iteration, total))
+        # Raised, not returned: openTSNE turns a True into an interrupt that it may swallow.
+        if progress(phase["offset"] + iteration, total):
+            raise Stopped
+        return False
 
     engine = TSNE(n_components=dims, perplexity=perplexity, learning_rate=learning_rate,
                   n_iter=iterations, early_exaggeration_iter=EARLY_ITERATIONS, random_state=seed,

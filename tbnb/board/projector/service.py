@@ -80,11 +80,15 @@ def layout_key(source: Source, run: str, name: str, method: str, dims: int, para
 
 
 def layout(source: Source, run: str, name: str, method: str, dims: int,
-           params: dict[str, Any] | None = None, *, wait: bool = False) -> tuple[Projection | None, dict[str, Any]]:
+           params: dict[str, Any] | None = None, *, wait: bool = False,
+           rerun: bool = False) -> tuple[Projection | None, dict[str, Any]]:
     """(the layout or None while it is computed, its status). PCA and custom projections are
-    computed now; t-SNE and UMAP start a job (``wait``: and wait for it, for Python callers)."""
+    computed now; t-SNE and UMAP start a job (``wait``: and wait for it, for Python callers).
+    A stopped job answers "stopped" until asked with ``rerun``."""
     params = canonical(method, dims, params)
     key = layout_key(source, run, name, method, dims, params)
+    if rerun:
+        JOBS.drop(key)
     hit = STORE.cached(key)
     if hit is not None:
         return hit, {"state": DONE, "progress": [1, 1], "message": ""}

@@ -93,11 +93,12 @@ class Traits(traitlets.HasTraits):
                 return run, name, found[name]
         raise KeyError(f"no embedding {self.projector_embedding or ''!r} in runs {runs}")
 
-    def projector_positions(self) -> np.ndarray:
-        """The layout the projector shows (float32 [N, dims]); waits for a t-SNE/UMAP job."""
+    def projector_positions(self, rerun: bool = False) -> np.ndarray:
+        """The layout the projector shows (float32 [N, dims]); waits for a t-SNE/UMAP job
+        (``rerun``: start again one that was stopped)."""
         run, name, _ = self.projector_target()
         projection, status = service.layout(self.logdir, run, name, self.projector_method,  # type: ignore[attr-defined]
-                                            self.projector_dims, dict(self.projector_params), wait=True)
+                                            self.projector_dims, dict(self.projector_params), wait=True, rerun=rerun)
         if projection is None or status["state"] != DONE:
             raise RuntimeError(f"{self.projector_method} layout not computed: {status['message'] or status['state']}")
         return projection.positions

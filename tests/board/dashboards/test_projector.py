@@ -146,10 +146,14 @@ def test_tsne_job_runs_reports_and_stops(make_board, logdir):
     assert page.decoded(long)["state"] == "running"
     time.sleep(0.5)
     assert page.decoded({**long, "type": "projector_stop"})["stopped"] == 1
-    deadline = time.time() + 60
-    while (state := page.decoded(long)["state"]) == "running" and time.time() < deadline:
-        time.sleep(0.2)
-    assert state in ("stopped", "running") and state == "stopped"
+    deadline = time.time() + 300
+    while (reply := page.decoded(long))["state"] == "running" and time.time() < deadline:
+        time.sleep(0.5)
+    assert reply["state"] == "stopped", reply
+    assert reply["progress"][0] < reply["progress"][1]  # stopped before its end
+    assert page.decoded(long)["state"] == "stopped"  # asking again does not start it again
+    assert page.decoded({**long, "rerun": True})["state"] == "running"
+    page.decoded({**long, "type": "projector_stop"})
 
 
 def test_missing_extra_message():
