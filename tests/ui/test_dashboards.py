@@ -41,7 +41,7 @@ from .harness import (
 pytestmark = pytest.mark.ui
 
 NB = "dashboards.ipynb"
-TABS = ("timeseries", "scalars", "histograms", "distributions", "images", "audio", "text")
+TABS = ("timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "projector")
 
 # --------------------------------------------------------------------------------------------------
 # The torch logdir
@@ -209,6 +209,11 @@ def write_hostile_logdir(logdir: Path) -> None:
         for step in range(5):
             writer.add_scalar(HOSTILE, float(step), step)
         writer.add_text("torch", HOSTILE_MARKDOWN, 0)
+        # An embedding whose metadata (a column name and values) is hostile: the projector's
+        # toolbar, legend and labels must show it as text.
+        writer.add_embedding(rng.normal(size=(6, 4)).astype(np.float32),
+                             metadata=[(HOSTILE if i % 2 else "<b>bold</b>", f"row{i}") for i in range(6)],
+                             metadata_header=[HOSTILE, "name"], tag="evil")
         writer.flush()
     finally:
         writer.close()
@@ -900,6 +905,19 @@ def test_hostile_content_is_inert(nb: Dash):
     torch_md = card.locator(".tbnb-markdown")
     expect(torch_md.locator("h1")).to_have_text("Hostile notes")
     expect(torch_md.locator("script, iframe, form, style, svg")).to_have_count(0)
+
+    # The projector: hostile metadata column names and values are option, legend and table text.
+    s.show_tab(cell, "projector")
+    proj = board.locator(".tbnb-projector")
+    expect(proj.locator(".tbnb-pj-status")).to_have_text("6 points", timeout=60_000)
+    colour = proj.locator("select[title='Colour by']")
+    assert f"Colour: {HOSTILE}" in colour.locator("option").all_text_contents()
+    colour.select_option(HOSTILE)
+    legend = proj.locator(".tbnb-pj-legend")
+    expect(legend).to_contain_text(f"{HOSTILE} (3)")
+    expect(legend).to_contain_text("<b>bold</b> (3)")
+    expect(legend.locator("img, b")).to_have_count(0)
+    screenshot(s.page, f"dash-hostile-projector-{s.front_end}")
 
     # Nothing anywhere in either board can run, navigate, submit or restyle the page.
     for c in (C_SHOW, C_HOSTILE):

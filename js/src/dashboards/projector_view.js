@@ -7,13 +7,13 @@
 // `projector_selection` trait: clicks and lassos write it, the kernel's search writes it.
 
 import { h } from "../dom.js";
-import { escapePlotly, formatCount } from "../format.js";
-import { pointColors, pointLabels, pointsInPolygon } from "./projector_colors.js";
+import { formatCount } from "../format.js";
+import { pointColors, pointLabels } from "./projector_colors.js";
+import { LABELLED, draw2d, listenLasso } from "./projector_draw.js";
 import { PointCloud, webglContext } from "./projector_gl.js";
 import { STYLE, legend, neighborList, selectionTable, toolbar } from "./projector_panel.js";
 
 const POLL_MS = 400;
-const LABELLED = 50; // selected points labelled on the plot
 
 /** The projector's CSS, once per document (scoped under .tbnb; the Board's own <style> stays one). */
 function ensureStyle(doc) {
@@ -309,7 +309,7 @@ export class ProjectorView {
       onHover: (i, e) => this.hover(i, e),
       selecting: () => this.lasso,
     });
-    this.listenLasso(canvas);
+    listenLasso(this, canvas);
     this.view = "3d";
     this.setCloudPoints();
     return true;
@@ -366,93 +366,10 @@ export class ProjectorView {
     Object.assign(this.tip.style, { display: "block", left: `${e.clientX - rect.left + 10}px`, top: `${e.clientY - rect.top + 10}px` });
   }
 
-  listenLasso(canvas) {
-    let path = null;
-    const ctx = () => this.lassoCanvas.getContext("2d");
-    canvas.addEventListener("pointerdown", (e) => {
-      if (!this.lasso) return;
-      const r = canvas.getBoundingClientRect();
-      this.lassoCanvas.width = r.width;
-      this.lassoCanvas.height = r.height;
-      path = [[e.clientX - r.left, e.clientY - r.top]];
-      canvas.setPointerCapture(e.pointerId);
-    });
-    canvas.addEventListener("pointermove", (e) => {
-      if (!path) return;
-      const r = canvas.getBoundingClientRect();
-      path.push([e.clientX - r.left, e.clientY - r.top]);
-      const c = ctx();
-      c.clearRect(0, 0, r.width, r.height);
-      c.strokeStyle = "#f57c00";
-      c.beginPath();
-      path.forEach(([x, y], k) => (k ? c.lineTo(x, y) : c.moveTo(x, y)));
-      c.closePath();
-      c.stroke();
-    });
-    canvas.addEventListener("pointerup", () => {
-      if (!path) return;
-      const hit = pointsInPolygon(this.cloud.screenPositions(), path).map((k) => this.rowOf(k));
-      path = null;
-      ctx().clearRect(0, 0, this.lassoCanvas.width, this.lassoCanvas.height);
-      this.board.setTrait("projector_selection", hit);
-    });
-  }
-
   // ------------------------------------------------------------------------------------- 2D
 
   draw2d(warning) {
-    const Plotly = this.board.plotly;
-    const { positions, n, dims } = this.points;
-    if (this.view !== "2d") {
-      this.teardownView();
-      this.plot2d = h("div", { style: { position: "absolute", inset: "0" }, dataset: { testid: "projector-plot" } });
-      this.warn = h("div", { class: "tbnb-pj-warn" });
-      this.plot.replaceChildren(this.plot2d, this.warn);
-      this.view = "2d";
-      this.plotlyBound = false;
-    }
-    this.warn.textContent = warning || "";
-    this.warn.style.display = warning ? "block" : "none";
-    const rows = this.shownRows();
-    const count = rows ? rows.length : n;
-    const x = new Float32Array(count);
-    const y = new Float32Array(count);
-    const color = new Array(count);
-    const text = new Array(count);
-    const rgb = this.colors.rgb;
-    for (let k = 0; k < count; k++) {
-      const i = rows ? rows[k] : k;
-      x[k] = positions[i * dims];
-      y[k] = positions[i * dims + 1];
-      color[k] = `rgb(${rgb[3 * i]},${rgb[3 * i + 1]},${rgb[3 * i + 2]})`;
-      text[k] = escapePlotly(this.labels[i]);
-    }
-    this.rows2d = rows;
-    const sel = this.selection();
-    const size = n > 50000 ? 3 : n > 10000 ? 4 : 6;
-    const traces = [
-      { type: "scattergl", mode: "markers", x, y, text, hoverinfo: "text", marker: { color, size, opacity: sel.length ? 0.3 : 0.9 }, showlegend: false },
-      { type: "scattergl", mode: sel.length <= LABELLED ? "markers+text" : "markers", x: sel.map((i) => positions[i * dims]), y: sel.map((i) => positions[i * dims + 1]),
-        text: sel.map((i) => escapePlotly(this.labels[i])), textposition: "top right", hoverinfo: "text",
-        marker: { color: sel.map((i) => `rgb(${rgb[3 * i]},${rgb[3 * i + 1]},${rgb[3 * i + 2]})`), size: size + 6, line: { color: "#212121", width: 2 } }, showlegend: false },
-    ];
-    const layout = { margin: { l: 30, r: 10, t: 10, b: 30 }, dragmode: this.lasso ? "lasso" : "pan", uirevision: `${this.target.run}/${this.target.name}`, hovermode: "closest",
-      xaxis: { zeroline: false }, yaxis: { zeroline: false, scaleanchor: "x" } };
-    const started = performance.now();
-    Plotly.react(this.plot2d, traces, layout, { displaylogo: false, responsive: true, scrollZoom: true });
-    this.drawMs = performance.now() - started;
-    if (!this.plotlyBound) {
-      this.plotlyBound = true;
-      const toRow = (p) => (this.rows2d ? this.rows2d[p.pointIndex] : p.pointIndex);
-      this.plot2d.on("plotly_click", (e) => {
-        const p = e && e.points && e.points.find((q) => q.curveNumber === 0);
-        if (p) this.board.setTrait("projector_selection", [toRow(p)]);
-      });
-      this.plot2d.on("plotly_selected", (e) => {
-        if (!e || !e.points) return;
-        this.board.setTrait("projector_selection", e.points.filter((q) => q.curveNumber === 0).map(toRow));
-      });
-    }
+    draw2d(this, warning);
   }
 
   resized() {
