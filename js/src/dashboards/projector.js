@@ -34,7 +34,8 @@ export class ProjectorCard extends Card {
   build() {
     this.plot = h("div", { class: "tbnb-pj-area", style: { position: "relative", height: "520px" } },
       h("div", { class: "tbnb-pj-msg", text: "Loading the projector…" }));
-    this.el = h("div", { class: "tbnb-card tbnb-expanded tbnb-projector" }, this.plot);
+    this.sub = h("div", { class: "tbnb-card-sub", text: "loading the projector…" });
+    this.el = h("div", { class: "tbnb-card tbnb-card-projector tbnb-expanded tbnb-projector", dataset: { kind: this.kind } }, this.sub, this.plot);
     this.view = null;
   }
 
@@ -82,6 +83,7 @@ export class ProjectorCard extends Card {
     else {
       this.loading = false;
       this.dirty = true;
+      this.sub.textContent = "";
       this.plot.replaceChildren(h("div", { class: "tbnb-pj-msg", text: `Could not load the projector: ${message}` }));
     }
   }

@@ -91,7 +91,8 @@ export class ProjectorView {
   }
 
   build() {
-    this.statusEl = h("span", { class: "tbnb-pj-status", role: "status" });
+    // Also the card's sub line (.tbnb-card-sub): "loading…" until a layout is drawn, as other cards.
+    this.statusEl = h("span", { class: "tbnb-pj-status tbnb-card-sub", role: "status", text: "loading…" });
     this.bar = h("div", { class: "tbnb-pj-bar" });
     this.side = h("div", { class: "tbnb-pj-side" });
     ensureStyle(this.el.ownerDocument);
@@ -145,6 +146,7 @@ export class ProjectorView {
     this.bar.replaceWith((this.bar = toolbar(this)));
     if (!target) {
       this.loading = false;
+      this.setStatus("");
       const problems = runs.flatMap((r) => r.problems);
       this.message(runs.length === 0 || !wantName
         ? `No embeddings found. Write some with add_embedding (torch or tensorboardX) or a projector_config.pbtxt.${problems.length ? ` Problems: ${problems.join("; ")}` : ""}`
@@ -176,7 +178,7 @@ export class ProjectorView {
     clearTimeout(this.poll);
     const ask = rerun ? { ...this.layoutRequest(), rerun: true } : this.layoutRequest();
     const started = performance.now();
-    this.setStatus(`computing ${ask.method}…`);
+    this.setStatus(`loading ${ask.method}…`);
     this.request("points", ask, (msg) => {
       if (msg.state === "running") {
         const [done, total] = msg.progress || [0, 0];
@@ -382,7 +384,7 @@ export class ProjectorView {
   renderSide() {
     const sel = this.selection();
     const parts = [legend(this.colors && this.colors.legend)];
-    if (this.meta && this.meta.problems && this.meta.problems.length) parts.push(h("div", { class: "tbnb-card-sub tbnb-error", text: this.meta.problems.join("; ") }));
+    if (this.meta && this.meta.problems && this.meta.problems.length) parts.push(h("div", { class: "tbnb-pj-problems", style: { color: "#c62828" }, text: this.meta.problems.join("; ") }));
     if (sel.length) parts.push(selectionTable(this, sel));
     if (sel.length === 1) {
       if (this.neighbors && this.neighbors.index === sel[0]) parts.push(neighborList(this, this.neighbors));
