@@ -133,6 +133,8 @@ def test_projector(nb):
                            arg=plot.element_handle(), timeout=30_000)
     kinds_drawn = plot.evaluate("(el) => el.data[0].type")
     assert kinds_drawn == "scattergl"
+    b.locator(".tbnb-projector").evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
     screenshot(page, f"projector-2d-{front}")
     assert_no_js_errors(log)
     assert_only_loopback(log)
