@@ -156,8 +156,12 @@ export class PointCloud {
     gl.viewport(0, 0, w, h);
     gl.clearColor(1, 1, 1, 1);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
-    gl.enable(gl.BLEND);
-    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    // Blending only to dim the unselected points: without a selection every point is opaque, and
+    // software GL (no GPU) draws opaque points markedly faster.
+    if (this.selected) {
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    } else gl.disable(gl.BLEND);
     gl.useProgram(this.program);
     gl.uniformMatrix4fv(this.loc.matrix, false, this.matrix());
     const pass = (pos, color, count, size, dim, ring) => {
