@@ -19,6 +19,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const ENTRY = path.join(here, "src", "board.js");
 export const LIBS_ENTRY = path.join(here, "src", "markdown_libs.js");
 export const OUTFILE = path.join(here, "..", "tbnb", "static", "board.js");
+/** Dashboard code built apart from the bundle (which is saved with every widget) and sent by the
+ * kernel when first needed, as plotly.js is: one classic script (IIFE) per entry, next to it. */
+export const LAZY = {
+  projector_view: path.join(here, "src", "dashboards", "projector_view.js"),
+};
 const LIBS_MODULE = "tbnb:markdown-libs";
 
 /** The Markdown libraries as one classic script (an IIFE), minified. */
@@ -70,6 +75,20 @@ export function options(outfile = OUTFILE, extra = {}) {
   };
 }
 
+/** Build the LAZY entries into `outdir` (minified IIFEs); resolves with their sizes in bytes. */
+export async function buildLazy(outdir = path.dirname(OUTFILE)) {
+  const sizes = {};
+  for (const [name, entry] of Object.entries(LAZY)) {
+    const outfile = path.join(outdir, `${name}.js`);
+    const result = await esbuild.build({
+      entryPoints: [entry], outfile, bundle: true, format: "iife", minify: true, target: ["es2020"],
+      platform: "browser", legalComments: "none", logLevel: "warning", metafile: true,
+    });
+    sizes[name] = Object.values(result.metafile.outputs)[0].bytes;
+  }
+  return sizes;
+}
+
 /** Build to `outfile`; resolves with esbuild's result (metafile included). */
 export function build(outfile = OUTFILE) {
   return esbuild.build(options(outfile, { metafile: true }));
@@ -83,5 +102,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const result = await build();
     const bytes = Object.values(result.metafile.outputs)[0].bytes;
     console.log(`${path.relative(process.cwd(), OUTFILE)}: ${(bytes / 1024).toFixed(1)} KB`);
+    for (const [name, size] of Object.entries(await buildLazy())) console.log(`  lazy ${name}.js: ${(size / 1024).toFixed(1)} KB`);
   }
 }

@@ -19,6 +19,9 @@
 //               when any run has a tag of the kind's plugin, whatever runs are selected: the
 //               card lists and draws the runs itself (hparams table, mesh gallery). Its item's
 //               tag is the plugin's name.
+//   fills       true for a dashboard that is not a grid of per-tag cards (projector): one card of
+//               each of its kinds, not tied to a tag (item tag ""), filling the area; the card
+//               says itself when it has nothing to show
 
 import { CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_TYPES } from "./constants.js";
 import * as registry from "./dashboards/index.js";
@@ -94,6 +97,11 @@ export function rowsPerTag(dashboard) {
   return Boolean(BY_ID.get(normalizeDashboard(dashboard)).rowsPerTag);
 }
 
+/** Whether a dashboard is one area-filling card per kind rather than cards per tag. */
+export function fills(dashboard) {
+  return Boolean(BY_ID.get(normalizeDashboard(dashboard)).fills);
+}
+
 /** trait -> the kinds of card its change redraws (each kind's `redrawOn`). */
 export function redrawTraits() {
   const out = new Map();
@@ -132,6 +140,10 @@ export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pi
   const id = normalizeDashboard(dashboard);
   const kinds = kindsFor(id, cardTypes);
   if (isWhole(id)) return wholeItems(id, kinds, tags);
+  if (fills(id)) {
+    const items = kinds.map((kind) => ({ kind, tag: "", run: null, rowStart: false }));
+    return { pinned: [], groups: [{ name: dashboardLabel(id), items }], tags: [], kinds, fills: true };
+  }
   const rows = rowsPerTag(id);
   const runsOf = new Map(); // tag -> [[kind, runs]]
   for (const kind of kinds) {
@@ -178,6 +190,7 @@ function either(words) {
  */
 export function emptyMessage(layout, { tags, filter, message }) {
   const { kinds } = layout;
+  if (layout.fills) return null;
   if (kinds.length === 0) return `No card type is selected: tick ${either(CARD_TYPES.map(cardTypeLabel))} above.`;
   const noun = either([...new Set(kinds.map((kind) => KINDS.get(kind).noun))]);
   const anyTag = kinds.some((kind) => (tags.get(KINDS.get(kind).plugin) || new Map()).size > 0);

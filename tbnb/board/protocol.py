@@ -257,6 +257,58 @@ Kernel -> page
                                 ``mean`` (raw), ``start_relative``, ``end_relative``,
                                 ``start_wall``, ``end_wall`` float64 (NaN: no point in range).
                                 Remembered and pushed per tag, like ``series``
+Projector (version 1 addition; dashboards/projector.py, projector/)
+--------------------------------------------------------------------
+``dashboard`` also takes "projector": one card filling the area (js layout.js ``fills``).
+``projector_run``        run holding the embedding; "" = the first run that has one ("." is the
+                         logdir itself, a named logdir's root is its name)
+``projector_embedding``  tensor name (e.g. torch's "feats:00000"); "" = the run's first
+``projector_method``     "pca" (default) | "tsne" | "umap" | "custom"
+``projector_dims``       2 | 3 (default 3; 2D is plotly scattergl, 3D the page's WebGL renderer)
+``projector_params``     the method's parameters, defaults filled in by the kernel (service.py):
+                         pca {components: [int 0..9] * dims | null, spherize: bool | null (null:
+                         on when D >= 50, TensorBoard's rule)}; tsne {perplexity 2..100,
+                         learning_rate: number | "auto", iterations, seed}; umap {neighbors 5..50,
+                         min_dist 0..0.99, seed}; custom {left, right, up, down: regex | substring,
+                         regex: bool, column: str}; all take spherize
+``projector_color_by``   metadata column ("" none): <= 50 distinct texts -> category palette and
+                         legend, else (and numbers) TensorBoard's #ffffdd -> #1f2d86 gradient
+``projector_label_by``   metadata column for labels ("" = first non-numeric column)
+``projector_search``     regex (Python's, case-insensitive) over the label column; the kernel sets
+                         ``projector_selection`` to the matching rows
+``projector_selection``  list of row indices: set by search, clicks and lassos in the page, and
+                         from Python; the page highlights and labels them (text, never markup)
+
+Page -> kernel
+  {"type": "projector_code", "id"}
+                                the view's script (built apart from the bundle: js/build.mjs LAZY),
+                                asked once per page, run as a classic script
+  {"type": "projector_index", "id"}
+  {"type": "projector_metadata", "id", "run", "embedding"}
+  {"type": "projector_points", "id", "run", "embedding", "method", "dims", "params": {},
+   "rerun": bool (optional: start a stopped t-SNE/UMAP again)}
+  {"type": "projector_neighbors", "id", "run", "embedding", "index": int, "k": int,
+   "metric": "cosine" | "euclidean"}
+  {"type": "projector_stop", "id", "run", "embedding", "method", "dims", "params"}
+Kernel -> page
+  {"type": "projector_code", "id", "size"} + buffers [script bytes]
+  {"type": "projector_index", "id", "runs": [{"run", "embeddings": [{"name", "source"}],
+   "problems": [str]}]}          runs with no embedding and no problem are left out
+  {"type": "projector_metadata", "id", "run", "embedding", "shape": [N, D],
+   "columns": [{"name", "kind": "number", "data": float64[N] (NaN missing)}
+             | {"name", "kind": "category", "values": [str], "codes": int64[N] (-1 missing),
+                "categorical": bool (<= 50 values)}],
+   "label_column": str | null, "sprite": {"width", "height", "single_image_dim"} | null,
+   "problems": [str]}           e.g. a metadata file with the wrong row count: no columns, the
+                                embedding still shows
+  {"type": "projector_points", "id", "run", "embedding", "method", "dims",
+   "state": "done" | "running" | "stopped" | "error", "progress": [done, total], "message": str,
+   "positions": float32[N, dims], "variance": float64[<= 10]}
+                                positions (and PCA's variance shares) only when "done"; t-SNE/UMAP
+                                run on a kernel thread: the page asks again while "running"
+  {"type": "projector_neighbors", "id", "index", "metric", "indices": int64[k],
+   "distances": float64[k]}     exact, in the original space, nearest first
+  {"type": "projector_stop", "id", "stopped": 0 | 1}
 
 x values: "step" -> the step; "relative" -> seconds since the run's first event;
 "wall" -> epoch seconds (the page shows dates).

@@ -15,6 +15,7 @@ import numpy as np
 from . import data_compat
 from .discovery import find_runs
 from .items import BlobRef, Record
+from .plugins.embeddings import Embeddings, embeddings
 from .plugins.graph import Graph, GraphError
 from .plugins.graph.sources import GRAPH_PLUGINS, PLUGIN_TAGGED_RUN_METADATA, graph_of_tag, graph_tags, run_graph
 from .plugins.hparams_table import hparams_frame
@@ -239,6 +240,12 @@ class Logdir:
     def run_directory(self, run: str) -> Path:
         """Where the run's event files are."""
         return self.path if run == "." else self.path / run
+
+    def embeddings(self, run: str) -> Embeddings:
+        """Every embedding of the run's projector config(s), by tensor name (``"."``: the logdir
+        itself): ``e.tensor`` (float32 [N, D]), ``e.metadata``, ``e.sprite``; what cannot be read
+        is listed in the result's ``problems``."""
+        return embeddings(self, run)
 
     def projector(self, run: str) -> ProjectorInfo | None:
         """The run's projector config and embeddings (the root is run ``"."`` even with no events).

@@ -22,11 +22,11 @@ import {
 test("tabs: TensorBoard's names, one per value of the `dashboard` trait (protocol.DASHBOARDS)", () => {
   assert.deepEqual(
     DASHBOARDS.map(({ id }) => id),
-    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "pr_curves", "custom_scalars", "hparams", "mesh"],
+    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "pr_curves", "custom_scalars", "hparams", "mesh", "projector"],
   );
   assert.deepEqual(
     DASHBOARDS.map(({ label }) => label),
-    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "PR curves", "Custom scalars", "HParams", "Mesh"],
+    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "PR curves", "Custom scalars", "HParams", "Mesh", "Projector"],
   );
   for (const { id, label } of DASHBOARDS) {
     assert.equal(normalizeDashboard(id), id);
@@ -54,7 +54,10 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   assert.equal(perRun("scalars"), false, "one scalar card draws every run");
   assert.ok(["histograms", "distributions", "images", "audio", "text"].every(perRun));
   const steps = ["step_selection", "selected_step", "range_selection", "selected_range", "link_step", "card_steps", "tooltip_sort", "tooltip_rows"];
-  assert.deepEqual([...redrawTraits()], [...steps.map((name) => [name, ["scalars"]]), ["histogram_mode", ["histograms"]], ["hparams_join", ["hparams"]]]);
+  const projectorTraits = ["projector_run", "projector_embedding", "projector_method", "projector_dims", "projector_params",
+    "projector_color_by", "projector_label_by", "projector_search", "projector_selection"];
+  assert.deepEqual([...redrawTraits()], [...steps.map((name) => [name, ["scalars"]]), ["histogram_mode", ["histograms"]],
+    ["hparams_join", ["hparams"]], ...projectorTraits.map((t) => [t, ["projector"]])]);
 });
 
 test("card_types: unknown entries dropped, toggling keeps the display order", () => {

@@ -41,7 +41,7 @@ from .harness import (
 pytestmark = pytest.mark.ui
 
 NB = "dashboards.ipynb"
-TABS = ("timeseries", "scalars", "histograms", "distributions", "images", "audio", "text")
+TABS = ("timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "projector")
 
 # --------------------------------------------------------------------------------------------------
 # The torch logdir
@@ -216,6 +216,11 @@ def write_hostile_logdir(logdir: Path) -> None:
         # An hparams trial (a sub-run) whose hparam name and value and metric name are hostile (the
         # metric does not start with HOSTILE, so the layout's regex above does not draw it too).
         writer.add_hparams({"optimizer": HOSTILE, HOSTILE: 0.5}, {f"metric/{HOSTILE}": 0.25})
+        # An embedding whose metadata (a column name and values) is hostile: the projector's
+        # toolbar, legend and labels must show it as text.
+        writer.add_embedding(rng.normal(size=(6, 4)).astype(np.float32),
+                             metadata=[(HOSTILE if i % 2 else "<b>bold</b>", f"row{i}") for i in range(6)],
+                             metadata_header=[HOSTILE, "name"], tag="evil")
         writer.flush()
     finally:
         writer.close()
@@ -839,7 +844,7 @@ def test_hostile_content_is_inert(nb: Dash):
         if tab == "images":
             screenshot(s.page, f"dash-hostile-images-{s.front_end}")
     s.page.mouse.move(0, 0)
-    assert s.state()["hostile"] == "text", "the clicked tab reached the kernel"
+    assert s.state()["hostile"] == TABS[-1], "the clicked tab reached the kernel"
 
     # Nothing ran.
     assert s.dialogs == [], f"dialogs opened: {s.dialogs}"
@@ -941,6 +946,18 @@ def test_hostile_content_is_inert(nb: Dash):
     expect(card.locator("img, script, iframe")).to_have_count(0)
     board.evaluate("(el) => el.scrollIntoView({block: 'start'})")
     screenshot(s.page, f"dash-hostile-hparams-{s.front_end}")
+    # The projector: hostile metadata column names and values are option, legend and table text.
+    s.show_tab(cell, "projector")
+    proj = board.locator(".tbnb-projector")
+    expect(proj.locator(".tbnb-pj-status")).to_have_text("6 points", timeout=60_000)
+    colour = proj.locator("select[title='Colour by']")
+    assert f"Colour: {HOSTILE}" in colour.locator("option").all_text_contents()
+    colour.select_option(HOSTILE)
+    legend = proj.locator(".tbnb-pj-legend")
+    expect(legend).to_contain_text(f"{HOSTILE} (3)")
+    expect(legend).to_contain_text("<b>bold</b> (3)")
+    expect(legend.locator("img, b")).to_have_count(0)
+    screenshot(s.page, f"dash-hostile-projector-{s.front_end}")
 
     # Nothing anywhere in either board can run, navigate, submit or restyle the page.
     for c in (C_SHOW, C_HOSTILE):

@@ -13,3 +13,4 @@ export { dashboard as pr_curves } from "./pr_curves.js";
 export { dashboard as custom_scalars } from "./custom_scalars.js";
 export { dashboard as hparams } from "./hparams.js";
 export { dashboard as mesh } from "./mesh.js";
+export { dashboard as projector } from "./projector.js";

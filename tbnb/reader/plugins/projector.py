@@ -2,9 +2,13 @@
 
 The projector reads files, not summaries. A config lives in a run's directory, or under
 ``<run>/plugins/org_tensorflow_tensorboard_projector/``; the logdir root is tried as run ``"."``
-even when it holds no event file. Paths inside a config are relative to the config's run
-directory. Tensors named by ``tensor_path`` are TSV floats (raw float32 as a fallback);
-checkpoint-backed tensors are listed but not read here.
+even when it holds no event file. Tensors named by ``tensor_path`` are TSV floats (raw float32 as
+a fallback). ``ProjectorInfo`` is the config as written; embeddings.py builds the full view
+(checkpoint tensors, metadata tables, sprites) on the helpers here.
+
+Asset paths follow TensorBoard: relative to the config's directory, and refused
+(``resolve_asset``) when they resolve outside it, so that a config cannot make the reader open
+arbitrary files.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ PLUGIN_DIR = Path("plugins") / "org_tensorflow_tensorboard_projector"
 
 @dataclass(frozen=True)
 class Embedding:
-    """One embedding of a projector config, with its paths resolved."""
+    """One embedding of a projector config as written, with its paths joined to the run directory."""
 
     name: str
     tensor_path: Path | None
@@ -77,12 +81,35 @@ def _resolve(base: Path, rel: str) -> Path | None:
     return path if path.is_absolute() else base / path
 
 
+def find_configs(run_dir: Path) -> list[Path]:
+    """Every projector config of a run directory: its own, then its plugin directory's."""
+    return [c for c in (run_dir / CONFIG_NAME, run_dir / PLUGIN_DIR / CONFIG_NAME) if c.is_file()]
+
+
 def find_config(run_dir: Path) -> Path | None:
-    """The projector config of a run directory, if it has one."""
-    for candidate in (run_dir / CONFIG_NAME, run_dir / PLUGIN_DIR / CONFIG_NAME):
-        if candidate.is_file():
-            return candidate
-    return None
+    """The first projector config of a run directory, if it has one."""
+    configs = find_configs(run_dir)
+    return configs[0] if configs else None
+
+
+def parse_config(path: Path) -> projector_config_pb2.ProjectorConfig:
+    """A config file parsed; a malformed one (bad text format or encoding) raises ValueError."""
+    config = projector_config_pb2.ProjectorConfig()
+    try:
+        text_format.Parse(path.read_text(encoding="utf-8"), config)
+    except (text_format.ParseError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: not a projector config: {err}") from None
+    return config
+
+
+def resolve_asset(config_path: Path, rel: str) -> Path:
+    """A path named in a config, joined to the config's directory; ValueError if it resolves
+    outside that directory (``..``, an absolute path elsewhere, or a symlink leading out)."""
+    base = config_path.parent.resolve()
+    target = (base / Path(rel).expanduser()).resolve()
+    if target != base and base not in target.parents:
+        raise ValueError(f"{config_path}: path {rel!r} resolves outside the config's directory")
+    return target
 
 
 def read_projector(run: str, run_dir: Path) -> ProjectorInfo | None:
@@ -90,11 +117,7 @@ def read_projector(run: str, run_dir: Path) -> ProjectorInfo | None:
     path = find_config(run_dir)
     if path is None:
         return None
-    config = projector_config_pb2.ProjectorConfig()
-    try:
-        text_format.Parse(path.read_text(encoding="utf-8"), config)
-    except text_format.ParseError as err:
-        raise ValueError(f"{path}: not a projector config: {err}") from None
+    config = parse_config(path)
     embeddings = tuple(
         Embedding(
             name=e.tensor_name,

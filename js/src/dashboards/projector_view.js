@@ -1,0 +1,410 @@
+// The projector's view, loaded on demand (projector.js asks the kernel for this module, built
+// apart from the bundle, the first time a projector card is shown). It asks the kernel
+// for the embeddings (projector_index), the chosen one's metadata (projector_metadata) and a
+// layout (projector_points: float32 positions; t-SNE/UMAP answer "running" with progress until
+// done, asked again every POLL_MS). 2D is plotly's scattergl; 3D is our WebGL point cloud
+// (projector_gl.js), or, without WebGL, 2D with a message saying so. Selection lives in the
+// `projector_selection` trait: clicks and lassos write it, the kernel's search writes it.
+
+import { h } from "../dom.js";
+import { formatCount } from "../format.js";
+import { pointColors, pointLabels } from "./projector_colors.js";
+import { LABELLED, draw2d, listenLasso } from "./projector_draw.js";
+import { PointCloud, webglContext } from "./projector_gl.js";
+import { STYLE, legend, neighborList, selectionTable, toolbar } from "./projector_panel.js";
+
+const POLL_MS = 400;
+
+/** The projector's CSS, once per document (scoped under .tbnb; the Board's own <style> stays one). */
+function ensureStyle(doc) {
+  if (doc.getElementById("tbnb-projector-style")) return;
+  doc.head.append(h("style", { id: "tbnb-projector-style", text: STYLE }));
+}
+
+/** Positions [n, dims] rescaled into [-1, 1] around their centre, as n*3 (z = 0 in 2D). */
+export function normalizePositions(positions, n, dims) {
+  const out = new Float32Array(n * 3);
+  const centre = [0, 0, 0];
+  for (let i = 0; i < n; i++) for (let j = 0; j < dims; j++) centre[j] += positions[i * dims + j] / n;
+  let scale = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < dims; j++) scale = Math.max(scale, Math.abs(positions[i * dims + j] - centre[j]));
+  }
+  scale = scale > 0 && Number.isFinite(scale) ? scale : 1;
+  for (let i = 0; i < n; i++) for (let j = 0; j < dims; j++) out[3 * i + j] = (positions[i * dims + j] - centre[j]) / scale;
+  return out;
+}
+
+/** Everything a projector card does; the card (projector.js) forwards its lifecycle here. */
+export class ProjectorView {
+  constructor(card) {
+    this.card = card;
+    this.board = card.board;
+    this.plot = card.plot;
+    this.el = card.el;
+    this.init();
+    this.build();
+  }
+
+  request(...args) {
+    return this.card.request(...args);
+  }
+
+  draw() {
+    this.card.draw();
+  }
+
+  redraw() {
+    this.card.redraw();
+  }
+
+  set data(value) {
+    this.card.data = value;
+  }
+
+  set loading(value) {
+    this.card.loading = value;
+  }
+
+  set dirty(value) {
+    this.card.dirty = value;
+  }
+
+  set error(value) {
+    this.card.error = value;
+  }
+
+  init() {
+    this.index = null;
+    this.target = null; // {run, name}
+    this.meta = null;
+    this.points = null;
+    this.labels = [];
+    this.colors = null;
+    this.cloud = null;
+    this.lasso = false;
+    this.isolated = false;
+    this.neighbors = null;
+    this.poll = null;
+    this.view = null; // "2d" | "3d"
+    this.status = "";
+  }
+
+  build() {
+    // Also the card's sub line (.tbnb-card-sub): "loading…" until a layout is drawn, as other cards.
+    this.statusEl = h("span", { class: "tbnb-pj-status tbnb-card-sub", role: "status", text: "loading…" });
+    this.bar = h("div", { class: "tbnb-pj-bar" });
+    this.side = h("div", { class: "tbnb-pj-side" });
+    ensureStyle(this.el.ownerDocument);
+    this.el.replaceChildren(this.bar, h("div", { class: "tbnb-pj-main" }, this.plot, this.side));
+    this.plot.replaceChildren(h("div", { class: "tbnb-pj-msg", text: "Loading the embeddings…" }));
+  }
+
+  hasData() {
+    return this.points !== null;
+  }
+
+  setStatus(text) {
+    this.status = text;
+    this.statusEl.textContent = text;
+  }
+
+  fail(message) {
+    this.loading = false;
+    this.dirty = true;
+    this.error = message;
+    this.setStatus("");
+    this.message(`Could not load the projector: ${message}`);
+  }
+
+  message(text) {
+    this.teardownView();
+    this.plot.replaceChildren(h("div", { class: "tbnb-pj-msg", text }));
+  }
+
+  load() {
+    this.request("index", { type: "projector_index" }, (msg) => {
+      this.index = msg;
+      this.chooseTarget();
+    });
+  }
+
+  chooseTarget() {
+    const runs = (this.index && this.index.runs) || [];
+    const wantRun = this.board.trait("projector_run");
+    const wantName = this.board.trait("projector_embedding");
+    let target = null;
+    for (const r of runs) {
+      if (wantRun && r.run !== wantRun) continue;
+      const e = r.embeddings.find((x) => !wantName || x.name === wantName);
+      if (e) {
+        target = { run: r.run, name: e.name };
+        break;
+      }
+    }
+    this.target = target;
+    this.bar.replaceWith((this.bar = toolbar(this)));
+    if (!target) {
+      this.loading = false;
+      this.setStatus("");
+      const problems = runs.flatMap((r) => r.problems);
+      this.message(runs.length === 0 || !wantName
+        ? `No embeddings found. Write some with add_embedding (torch or tensorboardX) or a projector_config.pbtxt.${problems.length ? ` Problems: ${problems.join("; ")}` : ""}`
+        : `No embedding named “${wantName}”${wantRun ? ` in run “${wantRun}”` : ""}.`);
+      return;
+    }
+    this.loadMeta();
+  }
+
+  loadMeta() {
+    const { run, name } = this.target;
+    this.meta = null;
+    this.request("meta", { type: "projector_metadata", run, embedding: name }, (msg) => {
+      this.meta = msg;
+      this.bar.replaceWith((this.bar = toolbar(this)));
+      this.loadPoints();
+    });
+  }
+
+  layoutRequest() {
+    return {
+      type: "projector_points", run: this.target.run, embedding: this.target.name,
+      method: this.board.trait("projector_method"), dims: Number(this.board.trait("projector_dims")) === 2 ? 2 : 3,
+      params: this.board.trait("projector_params") || {},
+    };
+  }
+
+  loadPoints({ rerun = false } = {}) {
+    clearTimeout(this.poll);
+    const ask = rerun ? { ...this.layoutRequest(), rerun: true } : this.layoutRequest();
+    const started = performance.now();
+    this.setStatus(`loading ${ask.method}…`);
+    this.request("points", ask, (msg) => {
+      if (msg.state === "running") {
+        const [done, total] = msg.progress || [0, 0];
+        this.setStatus(`${ask.method === "tsne" ? "t-SNE" : "UMAP"}: ${total ? `${done} / ${total}` : "running"}…`);
+        this.poll = setTimeout(() => this.loadPoints(), POLL_MS);
+        return;
+      }
+      this.loading = false;
+      if (msg.state !== "done") {
+        this.setStatus(msg.state === "stopped" ? "stopped" : "");
+        if (msg.state === "error") this.message(`The ${ask.method} layout failed: ${msg.message}`);
+        return;
+      }
+      this.points = { positions: msg.positions, dims: msg.dims, variance: msg.variance, n: msg.positions.length / msg.dims, ms: performance.now() - started };
+      this.setStatus(`${formatCount(this.points.n)} points`);
+      this.bar.replaceWith((this.bar = toolbar(this)));
+      this.data = this.points;
+      this.recolor();
+      this.dirtyView = true;
+      this.draw();
+    });
+  }
+
+  stop() {
+    this.request("stop", { ...this.layoutRequest(), type: "projector_stop" }, () => this.setStatus("stopping…"));
+  }
+
+  column(name) {
+    return ((this.meta && this.meta.columns) || []).find((c) => c.name === name) || null;
+  }
+
+  labelColumnName() {
+    const want = this.board.trait("projector_label_by");
+    if (want && this.column(want)) return want;
+    return (this.meta && this.meta.label_column) || "";
+  }
+
+  recolor() {
+    if (!this.points) return;
+    const n = this.points.n;
+    const colorBy = this.column(this.board.trait("projector_color_by"));
+    this.colors = pointColors(n, colorBy);
+    this.labels = pointLabels(n, this.column(this.labelColumnName()));
+  }
+
+  selection() {
+    const n = this.points ? this.points.n : 0;
+    return (this.board.trait("projector_selection") || []).map(Number).filter((i) => i >= 0 && i < n);
+  }
+
+  settingChanged(name) {
+    if (name === "projector_run" || name === "projector_embedding") {
+      if (this.index) this.chooseTarget();
+    } else if (name === "projector_method" || name === "projector_dims" || name === "projector_params") {
+      this.bar.replaceWith((this.bar = toolbar(this)));
+      if (this.target && this.meta) this.loadPoints();
+    } else if (name === "projector_color_by" || name === "projector_label_by") {
+      this.recolor();
+      this.dirtyView = true;
+      this.redraw();
+    } else if (name === "projector_selection") {
+      this.neighbors = null;
+      this.redraw();
+    } else if (name === "projector_search") {
+      const input = this.bar.querySelector(".tbnb-pj-search");
+      if (input && input.value !== this.board.trait("projector_search")) input.value = this.board.trait("projector_search") || "";
+    }
+  }
+
+  toggleLasso() {
+    this.lasso = !this.lasso;
+    this.bar.replaceWith((this.bar = toolbar(this)));
+    if (this.view === "2d" && this.board.plotly) this.board.plotly.relayout(this.plot2d, { dragmode: this.lasso ? "lasso" : "pan" });
+  }
+
+  toggleIsolate() {
+    this.isolated = !this.isolated;
+    this.bar.replaceWith((this.bar = toolbar(this)));
+    this.dirtyView = true;
+    this.redraw();
+  }
+
+  /** The rows drawn: all, or the selection when isolated. */
+  shownRows() {
+    const sel = this.selection();
+    return this.isolated && sel.length ? sel : null;
+  }
+
+  render() {
+    if (!this.points) return false;
+    const wants3d = this.points.dims === 3;
+    let warning = null;
+    if (wants3d && (this.view !== "3d" || this.dirtyView)) {
+      if (!this.make3d()) warning = "3D needs WebGL, which this browser does not provide (no GPU and no software GL): showing the first two coordinates in 2D.";
+    }
+    if (!wants3d || warning) {
+      if (!this.board.plotly) return false;
+      this.draw2d(warning);
+    } else this.update3d();
+    this.dirtyView = false;
+    this.renderSide();
+    return true;
+  }
+
+  teardownView() {
+    if (this.cloud) this.cloud.destroy();
+    this.cloud = null;
+    if (this.view === "2d" && this.board.plotly && this.plot2d) this.board.plotly.purge(this.plot2d);
+    this.view = null;
+  }
+
+  // ------------------------------------------------------------------------------------- 3D
+
+  make3d() {
+    if (this.view === "3d" && this.cloud) {
+      this.setCloudPoints();
+      return true;
+    }
+    this.teardownView();
+    const canvas = h("canvas", { dataset: { testid: "projector-canvas" } });
+    const gl = webglContext(canvas);
+    if (!gl) return false;
+    this.labelLayer = h("div", { class: "tbnb-pj-labels" });
+    this.tip = h("div", { class: "tbnb-pj-tip" });
+    this.lassoCanvas = h("canvas", { style: { pointerEvents: "none" } });
+    this.plot.replaceChildren(canvas, this.lassoCanvas, this.labelLayer, this.tip);
+    this.cloud = new PointCloud(canvas, gl, {
+      onCamera: () => this.placeLabels(),
+      onClick: (i) => this.board.setTrait("projector_selection", i >= 0 ? [this.rowOf(i)] : []),
+      onHover: (i, e) => this.hover(i, e),
+      selecting: () => this.lasso,
+    });
+    listenLasso(this, canvas);
+    this.view = "3d";
+    this.setCloudPoints();
+    return true;
+  }
+
+  rowOf(i) {
+    return this.cloudRows ? this.cloudRows[i] : i;
+  }
+
+  setCloudPoints() {
+    const { positions, n } = this.points;
+    const rows = this.shownRows();
+    const all = normalizePositions(positions, n, 3);
+    let pos = all;
+    let rgb = this.colors.rgb;
+    if (rows) {
+      pos = new Float32Array(rows.length * 3);
+      rgb = new Uint8Array(rows.length * 3);
+      rows.forEach((r, k) => {
+        pos.set(all.subarray(3 * r, 3 * r + 3), 3 * k);
+        rgb.set(this.colors.rgb.subarray(3 * r, 3 * r + 3), 3 * k);
+      });
+    }
+    this.cloudRows = rows;
+    this.cloud.setPoints(pos, rgb);
+    this.firstDrawMs = performance.now();
+  }
+
+  update3d() {
+    const sel = this.selection();
+    const local = this.cloudRows ? sel.map((r) => this.cloudRows.indexOf(r)).filter((k) => k >= 0) : sel;
+    this.cloud.setSelection(local);
+    this.placeLabels();
+  }
+
+  placeLabels() {
+    if (!this.cloud || !this.labelLayer) return;
+    const xy = this.cloud.screenPositions();
+    const sel = this.selection().slice(0, LABELLED);
+    this.labelLayer.replaceChildren(...sel.map((row) => {
+      const k = this.cloudRows ? this.cloudRows.indexOf(row) : row;
+      if (k < 0) return null;
+      return h("div", { class: "tbnb-pj-label", text: this.labels[row], style: { left: `${xy[2 * k]}px`, top: `${xy[2 * k + 1]}px` } });
+    }).filter(Boolean));
+  }
+
+  hover(i, e) {
+    if (i < 0) {
+      this.tip.style.display = "none";
+      return;
+    }
+    const rect = this.plot.getBoundingClientRect();
+    this.tip.textContent = this.labels[this.rowOf(i)];
+    Object.assign(this.tip.style, { display: "block", left: `${e.clientX - rect.left + 10}px`, top: `${e.clientY - rect.top + 10}px` });
+  }
+
+  // ------------------------------------------------------------------------------------- 2D
+
+  draw2d(warning) {
+    draw2d(this, warning);
+  }
+
+  resized() {
+    if (this.view === "2d" && this.board.plotly && this.plot2d) this.board.plotly.Plots.resize(this.plot2d);
+    if (this.cloud) this.cloud.cameraMoved();
+  }
+
+  // ------------------------------------------------------------------------------------- side
+
+  renderSide() {
+    const sel = this.selection();
+    const parts = [legend(this.colors && this.colors.legend)];
+    if (this.meta && this.meta.problems && this.meta.problems.length) parts.push(h("div", { class: "tbnb-pj-problems", style: { color: "#c62828" }, text: this.meta.problems.join("; ") }));
+    if (sel.length) parts.push(selectionTable(this, sel));
+    if (sel.length === 1) {
+      if (this.neighbors && this.neighbors.index === sel[0]) parts.push(neighborList(this, this.neighbors));
+      else this.askNeighbors(sel[0]);
+    }
+    this.side.replaceChildren(...parts.filter(Boolean));
+  }
+
+  askNeighbors(row) {
+    this.request("neighbors", { type: "projector_neighbors", run: this.target.run, embedding: this.target.name, index: row, k: 10, metric: "cosine" }, (msg) => {
+      this.neighbors = msg;
+      this.renderSide();
+    });
+  }
+
+  destroy() {
+    clearTimeout(this.poll);
+    this.teardownView();
+  }
+}
+
+/** The page's hook into this module once it ran (a classic script: no dynamic import). */
+globalThis.__tbnb_projector_view__ = { ProjectorView, PointCloud, webglContext, normalizePositions };
