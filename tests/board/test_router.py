@@ -101,8 +101,8 @@ def test_only_answered_types_are_pushed() -> None:
 
 
 def test_the_registry_covers_the_wire_protocol() -> None:
-    assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "distributions", "histograms", "json",
-                                             "series", "text"]
+    assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "distributions", "graph", "graph_layout",
+                                             "graph_list", "histograms", "json", "series", "text"]
     assert sorted(dashboards.push_keys()) == ["distributions", "histograms", "series"]
 
 

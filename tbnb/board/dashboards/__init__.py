@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from ..request import Handler, PushKey
-from . import audio, distributions, histograms, images, media, scalars, text
+from . import audio, distributions, graphs, histograms, images, media, scalars, text
 from .media import BlobKind, blob_requests
 
 #: The registry: every dashboard module, in the order blob plugins are named in messages.
@@ -40,6 +40,7 @@ MODULES: list[ModuleType] = [
     images,
     audio,
     text,
+    graphs,
 ]
 
 

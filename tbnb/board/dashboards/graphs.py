@@ -1,0 +1,148 @@
+"""The graphs dashboard: a run's graphs as a collapsible hierarchy, only the open levels sent
+(protocol.py, "Graphs").
+
+The hierarchy of a graph is built once and kept per source, run and tag: every request of the
+page (open levels, search, node info, trace inputs) is answered from it. It is rebuilt when the
+graph the reader gives for that run and tag is no longer the one it was built from (a reload
+read a new graph).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+import traitlets
+from traitlets import Enum, TraitError, Unicode
+
+from ...reader.plugins.graph import GRAPH_PLUGINS, Graph, GraphError, Hierarchy, answer, build_hierarchy
+from ..codec import encode
+from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
+from ..sources import MultiLogdir
+from ..traits import StrList
+from .graph_access import graph_stamp, has_run_graph, list_graphs, read_graph
+from .graph_assets import layout_script
+
+COLOR_BY = ("none", "structure", "device", "op", "compute_time", "memory")
+WHAT = ("levels", "search", "info", "trace")
+#: Hierarchies kept per source: the explorer shows one graph at a time; a few are kept for
+#: switching between runs and tags without rebuilding.
+MAX_KEPT = 4
+
+
+class _Kept:
+    """The hierarchies built for one source, most recently used last."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.items: dict[tuple[str, str], tuple[Any, Hierarchy]] = {}
+
+
+_kept: weakref.WeakKeyDictionary[MultiLogdir, _Kept] = weakref.WeakKeyDictionary()
+_kept_lock = threading.Lock()
+
+
+def hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy:
+    """The hierarchy of the graph of ``run`` and ``tag``: built when first asked for, again when
+    the reader's graph changed; RequestError when there is no such graph or it cannot be read."""
+    with _kept_lock:
+        kept = _kept.setdefault(source, _Kept())
+    with kept.lock:
+        try:
+            stamp = graph_stamp(source, run, tag)
+        except KeyError as err:
+            raise RequestError(str(err.args[0]) if err.args else f"run {run!r} has no graph {tag!r}") from None
+        key = (run, tag)
+        cached = kept.items.pop(key, None)
+        if cached is not None and (cached[0] is stamp or _same(cached[0], stamp)):
+            kept.items[key] = cached
+            return cached[1]
+        try:
+            graph = read_graph(source, run, tag, stamp)
+        except GraphError as err:
+            raise RequestError(f"run {run!r}, graph {tag or '(op graph)'!r}: {err}") from None
+        built = build_hierarchy(graph)
+        kept.items[key] = (stamp, built)
+        while len(kept.items) > MAX_KEPT:
+            kept.items.pop(next(iter(kept.items)))
+        return built
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two stamps name one graph: equal bytes, or the same Graph object."""
+    if isinstance(a, Graph) or isinstance(b, Graph):
+        return a is b
+    return type(a) is type(b) and a == b
+
+
+def answer_graph(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
+    """``graph``: one explorer request (levels, search, info, trace) on one run's graph."""
+    req = Fields(content)
+    request_id, run, tag = req.integer("id"), req.string("run"), req.string("tag")
+    what = req.choice("what", WHAT, default="levels")
+    for name in ("expanded",):
+        if name in content:
+            req.strings(name)
+    for name in ("series", "include"):
+        value = content.get(name)
+        if value is not None and not (isinstance(value, Mapping) and all(isinstance(k, str) for k in value)):
+            raise RequestError(f"{name!r} must be an object of id -> bool, got {value!r}")
+    h = hierarchy(source, run, tag)
+    try:
+        reply = answer(h, {**content, "what": what})
+    except (ValueError, TypeError) as err:
+        raise RequestError(f"graph request: {err}") from None
+    return encode({**reply, "type": "graph", "id": request_id, "run": run, "tag": tag})
+
+
+def answer_graph_list(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
+    """``graph_list``: the runs that have graphs, and their graph tags (``""`` = op graph)."""
+    request_id = Fields(content).integer("id")
+    return {"type": "graph_list", "id": request_id, "runs": list_graphs(source)}, []
+
+
+def answer_layout_script(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
+    """``graph_layout``: the layout worker's script (the layout library and the nested layout)."""
+    request_id = Fields(content).integer("id")
+    try:
+        data = layout_script()
+    except RuntimeError as err:
+        raise RequestError(str(err)) from None
+    return {"type": "graph_layout", "id": request_id}, [data]
+
+
+class Traits(traitlets.HasTraits):
+    """The graph explorer's settings, synced with the page and settable from Python."""
+
+    #: The run whose graph is shown ("" until one is chosen: the page picks the first).
+    graph_run = Unicode("").tag(sync=True)
+    #: Which of its graphs: "" is the run's op graph; else a Keras model or run-metadata tag.
+    graph_tag = Unicode("").tag(sync=True)
+    #: Scopes (and grouped series) open in the view, by id; the page writes it back.
+    graph_expanded = StrList().tag(sync=True)
+    #: The node shown in the info panel ("" none); clicking a node on the page sets it.
+    graph_selected = Unicode("").tag(sync=True)
+    #: A regular expression over node names; the page lists the matches.
+    graph_search = Unicode("").tag(sync=True)
+    #: What the node colours say.
+    graph_color_by = Enum(COLOR_BY, default_value="structure").tag(sync=True)
+
+    @traitlets.validate("graph_search")
+    def _check_graph_search(self, proposal: dict[str, Any]) -> str:
+        import re
+
+        value = proposal["value"]
+        try:
+            re.compile(value)
+        except re.error as err:
+            raise TraitError(f"graph_search: invalid regular expression {value!r}: {err}") from None
+        return value
+
+
+REQUESTS: dict[str, Handler] = {"graph": answer_graph, "graph_list": answer_graph_list,
+                                "graph_layout": answer_layout_script}
+PUSHED: dict[str, PushKey] = {}
+
+__all__ = ["COLOR_BY", "REQUESTS", "PUSHED", "Traits", "has_run_graph", "hierarchy"]
