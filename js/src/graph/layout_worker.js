@@ -1,0 +1,17 @@
+// The layout worker's script (built by build.mjs into tbnb/static/graph_layout.js with dagre,
+// handed over by the kernel and run from a Blob URL): lays out the levels it is sent, so that
+// a large level never blocks the page's main thread.
+
+import * as dagre from "@dagrejs/dagre";
+import { nestedLayout } from "./nested_layout.js";
+
+self.onmessage = (event) => {
+  const { id, input } = event.data || {};
+  try {
+    const t0 = performance.now();
+    const result = nestedLayout(input, dagre);
+    self.postMessage({ id, result, ms: performance.now() - t0 });
+  } catch (error) {
+    self.postMessage({ id, error: String((error && error.message) || error) });
+  }
+};
