@@ -13,6 +13,9 @@
 //               whose change redraws its cards (optional)
 //   cardTypes   true for a tab showing the kinds the `card_types` trait selects (time series)
 //   rowsPerTag  true to lay out a row per tag and a column per run (images, audio)
+//   whole       true for a dashboard that is one card filling the area (an explorer, not a grid
+//               of per-tag cards): its first kind's card, tag "", shown when a selected run has
+//               a tag of the kind's `plugins` (default [plugin]); no pinned section
 
 import { CARD_TYPES, DASHBOARD_IDS } from "./constants.js";
 import * as registry from "./dashboards/index.js";
@@ -26,9 +29,11 @@ export const DASHBOARDS = Object.values(registry).sort((a, b) => rank(a.id) - ra
 const BY_ID = new Map(DASHBOARDS.map((d) => [d.id, d]));
 const DEFAULT = BY_ID.get(DASHBOARD_IDS[0]) || DASHBOARDS[0];
 
-/** Every kind of card: kind -> {kind, Card, plugin, noun, perRun, redrawOn, label (its tab's)}. */
+/** Every kind of card: kind -> {kind, Card, plugin, plugins, noun, perRun, redrawOn, label (its tab's)}. */
 export const KINDS = new Map(
-  DASHBOARDS.flatMap((d) => Object.entries(d.cards).map(([kind, spec]) => [kind, { redrawOn: [], ...spec, kind, label: d.label }])),
+  DASHBOARDS.flatMap((d) =>
+    Object.entries(d.cards).map(([kind, spec]) => [kind, { redrawOn: [], plugins: [spec.plugin], ...spec, kind, label: d.label }]),
+  ),
 );
 
 /** The spec of a kind of card (undefined for an unknown kind). */
@@ -88,6 +93,19 @@ export function rowsPerTag(dashboard) {
   return Boolean(BY_ID.get(normalizeDashboard(dashboard)).rowsPerTag);
 }
 
+/** Whether the dashboard is one card filling the area (its `whole` flag). */
+export function isWhole(dashboard) {
+  return Boolean(BY_ID.get(normalizeDashboard(dashboard)).whole);
+}
+
+/** A whole dashboard's layout: its one card when a shown run has a tag of the kind's plugins. */
+function wholeItems(kind, tags, shown, label) {
+  const spec = KINDS.get(kind);
+  const any = spec.plugins.some((plugin) => [...(tags.get(plugin) || new Map()).values()].some((info) => (info.runs || []).some((run) => shown.has(run))));
+  const items = any ? [{ kind, tag: "", run: null, rowStart: false }] : [];
+  return { pinned: [], groups: any ? [{ name: label, items }] : [], tags: any ? [""] : [], kinds: [kind], whole: true };
+}
+
 /** trait -> the kinds of card its change redraws (each kind's `redrawOn`). */
 export function redrawTraits() {
   const out = new Map();
@@ -110,6 +128,7 @@ export function redrawTraits() {
 export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pinned = [] }) {
   const id = normalizeDashboard(dashboard);
   const kinds = kindsFor(id, cardTypes);
+  if (isWhole(id)) return wholeItems(kinds[0], tags, shown, BY_ID.get(id).label);
   const rows = rowsPerTag(id);
   const runsOf = new Map(); // tag -> [[kind, runs]]
   for (const kind of kinds) {
@@ -155,7 +174,7 @@ export function emptyMessage(layout, { tags, filter, message }) {
   const { kinds } = layout;
   if (kinds.length === 0) return `No card type is selected: tick ${either(CARD_TYPES.map(cardTypeLabel))} above.`;
   const noun = either([...new Set(kinds.map((kind) => KINDS.get(kind).noun))]);
-  const anyTag = kinds.some((kind) => (tags.get(KINDS.get(kind).plugin) || new Map()).size > 0);
+  const anyTag = kinds.some((kind) => KINDS.get(kind).plugins.some((plugin) => (tags.get(plugin) || new Map()).size > 0));
   if (!anyTag) {
     const appear = noun === "scalar" ? "scalars appear" : "data appears";
     if (typeof message === "string" && message) return `No ${noun} data yet: ${message}.`;

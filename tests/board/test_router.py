@@ -101,7 +101,7 @@ def test_only_answered_types_are_pushed() -> None:
 
 
 def test_the_registry_covers_the_wire_protocol() -> None:
-    assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "distributions", "graph", "graph_layout",
+    assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "distributions", "graph", "graph_explorer",
                                              "graph_list", "histograms", "json", "series", "text"]
     assert sorted(dashboards.push_keys()) == ["distributions", "histograms", "series"]
 

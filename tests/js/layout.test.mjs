@@ -22,17 +22,17 @@ import {
 test("tabs: TensorBoard's names, one per value of the `dashboard` trait (protocol.DASHBOARDS)", () => {
   assert.deepEqual(
     DASHBOARDS.map(({ id }) => id),
-    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text"],
+    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "graphs"],
   );
   assert.deepEqual(
     DASHBOARDS.map(({ label }) => label),
-    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text"],
+    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "Graphs"],
   );
   for (const { id, label } of DASHBOARDS) {
     assert.equal(normalizeDashboard(id), id);
     assert.equal(dashboardLabel(id), label);
   }
-  for (const bad of [undefined, null, "", "graphs", "Scalars", 3]) {
+  for (const bad of [undefined, null, "", "no-such-board", "Scalars", 3]) {
     assert.equal(normalizeDashboard(bad), "timeseries");
     assert.equal(dashboardLabel(bad), "Time series");
   }
@@ -52,7 +52,8 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   assert.deepEqual(CARD_TYPES.map(cardTypeLabel), ["Scalars", "Histograms", "Images"]);
   assert.equal(perRun("scalars"), false, "one scalar card draws every run");
   assert.ok(["histograms", "distributions", "images", "audio", "text"].every(perRun));
-  assert.deepEqual([...redrawTraits()], [["histogram_mode", ["histograms"]]]);
+  assert.deepEqual(new Map(redrawTraits()).get("histogram_mode"), ["histograms"]);
+  assert.deepEqual(new Map(redrawTraits()).get("graph_expanded"), ["graph"]);
 });
 
 test("card_types: unknown entries dropped, toggling keeps the display order", () => {

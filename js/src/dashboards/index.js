@@ -9,3 +9,4 @@ export { dashboard as distributions } from "./distributions.js";
 export { dashboard as images } from "./images.js";
 export { dashboard as audio } from "./audio.js";
 export { dashboard as text } from "./text.js";
+export { dashboard as graphs } from "./graphs.js";

@@ -1,6 +1,6 @@
-// The layout worker's script (built by build.mjs into tbnb/static/graph_layout.js with dagre,
-// handed over by the kernel and run from a Blob URL): lays out the levels it is sent, so that
-// a large level never blocks the page's main thread.
+// The layout worker's script (built with dagre by build_graph_explorer.mjs and inlined in the
+// explorer as text, run from a Blob URL): lays out the levels it is sent, so that a large level
+// never blocks the page's main thread.
 
 import * as dagre from "@dagrejs/dagre";
 import { nestedLayout } from "./nested_layout.js";

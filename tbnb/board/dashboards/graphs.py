@@ -23,7 +23,7 @@ from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
 from ..traits import StrList
 from .graph_access import graph_stamp, has_run_graph, list_graphs, read_graph
-from .graph_assets import layout_script
+from .graph_assets import explorer_script
 
 COLOR_BY = ("none", "structure", "device", "op", "compute_time", "memory")
 WHAT = ("levels", "search", "info", "trace")
@@ -103,14 +103,14 @@ def answer_graph_list(source: MultiLogdir, content: dict[str, Any], settings: Se
     return {"type": "graph_list", "id": request_id, "runs": list_graphs(source)}, []
 
 
-def answer_layout_script(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
-    """``graph_layout``: the layout worker's script (the layout library and the nested layout)."""
+def answer_explorer_script(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
+    """``graph_explorer``: the explorer's script (its drawing, and the layout worker with dagre)."""
     request_id = Fields(content).integer("id")
     try:
-        data = layout_script()
+        data = explorer_script()
     except RuntimeError as err:
         raise RequestError(str(err)) from None
-    return {"type": "graph_layout", "id": request_id}, [data]
+    return {"type": "graph_explorer", "id": request_id}, [data]
 
 
 class Traits(traitlets.HasTraits):
@@ -142,7 +142,7 @@ class Traits(traitlets.HasTraits):
 
 
 REQUESTS: dict[str, Handler] = {"graph": answer_graph, "graph_list": answer_graph_list,
-                                "graph_layout": answer_layout_script}
+                                "graph_explorer": answer_explorer_script}
 PUSHED: dict[str, PushKey] = {}
 
 __all__ = ["COLOR_BY", "REQUESTS", "PUSHED", "Traits", "has_run_graph", "hierarchy"]

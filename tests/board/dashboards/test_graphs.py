@@ -1,4 +1,4 @@
-"""The ``graph``, ``graph_list`` and ``graph_layout`` messages, driven as the page drives them,
+"""The ``graph``, ``graph_list`` and ``graph_explorer`` messages, driven as the page drives them,
 on a graph written by torch's ``add_graph`` (a small CNN with repeated blocks); expected values
 come from TensorBoard's own protobuf parse of the same GraphDef."""
 
@@ -176,14 +176,14 @@ def test_traits_are_settable_and_checked(make_board: Any, logdir: Path) -> None:
         board.graph_color_by = "rainbow"
 
 
-def test_layout_script_is_served(page: Page, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    script = tmp_path / "graph_layout.js"
-    monkeypatch.setattr(graph_assets, "LAYOUT_SCRIPT", script)
-    missing = page.decoded({"type": "graph_layout", "id": 4})
+def test_explorer_script_is_served(page: Page, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = tmp_path / "graph_explorer.js"
+    monkeypatch.setattr(graph_assets, "EXPLORER_SCRIPT", script)
+    missing = page.decoded({"type": "graph_explorer", "id": 4})
     assert missing["type"] == "error" and "not built" in missing["message"]
-    script.write_text("self.onmessage = () => {};")
-    reply, buffers = page.ask({"type": "graph_layout", "id": 5})
-    assert reply == {"type": "graph_layout", "id": 5} and bytes(buffers[0]) == script.read_bytes()
+    script.write_text("globalThis.x = 1;")
+    reply, buffers = page.ask({"type": "graph_explorer", "id": 5})
+    assert reply == {"type": "graph_explorer", "id": 5} and bytes(buffers[0]) == script.read_bytes()
 
 
 def test_a_profile_tag_shows_the_op_graph(page: Page) -> None:

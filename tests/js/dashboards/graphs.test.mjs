@@ -113,3 +113,29 @@ test("colours: structure shares a colour, compute time ramps, unknown is grey", 
   assert.deepEqual(op.legend.items.map((x) => x.label).sort(), ["NoOp", "Placeholder"]);
   assert.equal(nodeColors(m, "none").legend.kind, "none");
 });
+
+test("the graphs tab is one whole card, shown when a selected run has a graph of any kind", async () => {
+  const { layoutItems, emptyMessage, isWhole } = await import("../../../js/src/layout.js");
+  assert.ok(isWhole("graphs") && !isWhole("scalars"));
+  const tags = new Map([["graph_keras_model", new Map([["model", { runs: ["k"] }]])], ["scalars", new Map([["loss", { runs: ["a"] }]])]]);
+  const shown = (...runs) => new Set(runs);
+  const layout = layoutItems({ dashboard: "graphs", cardTypes: [], tags, shown: shown("k", "a"), pinned: ["loss"] });
+  assert.deepEqual(layout.pinned, []);
+  assert.equal(layout.whole, true);
+  assert.deepEqual(layout.groups[0].items, [{ kind: "graph", tag: "", run: null, rowStart: false }]);
+  assert.equal(emptyMessage(layout, { tags, filter: "" }), null);
+  const none = layoutItems({ dashboard: "graphs", cardTypes: [], tags, shown: shown("a"), pinned: [] });
+  assert.deepEqual(none.groups, []);
+  assert.match(emptyMessage(none, { tags, filter: "" }), /No selected run has graph data/);
+  const empty = layoutItems({ dashboard: "graphs", cardTypes: [], tags: new Map(), shown: shown(), pinned: [] });
+  assert.match(emptyMessage(empty, { tags: new Map(), filter: "" }), /No graph data yet/);
+});
+
+test("opening and closing scopes: closing closes what is open inside", async () => {
+  const { toggled, withOpened, tagLabel } = await import("../../../js/src/graph/explorer.js");
+  assert.deepEqual(toggled(["Net"], "Net/a"), ["Net", "Net/a"]);
+  assert.deepEqual(toggled(["Net", "Net/a", "Net/a/b", "Netx"], "Net"), ["Netx"]);
+  assert.deepEqual(withOpened(["Net"], ["Net", "Net/a"]), ["Net", "Net/a"]);
+  assert.equal(tagLabel(""), "Op graph");
+  assert.equal(tagLabel("<b>k</b>"), "<b>k</b>");
+});
