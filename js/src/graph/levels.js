@@ -7,6 +7,8 @@ export const NODE_HEIGHT = { op: 22, group: 26 };
 export const CHAR_WIDTH = 6.6;
 export const MIN_WIDTH = 36;
 export const MAX_WIDTH = 240;
+/** Room for a scope's expand button, left of its label. */
+export const TOGGLE = 18;
 /** An open scope's frame around its children: padding, and a header line for its label. */
 export const PAD = 10;
 export const HEADER = 22;
@@ -93,7 +95,7 @@ export function layoutInput(model) {
           i,
           open: node.expanded,
           extract: node.extract,
-          w: node.expanded ? null : leafWidth(node.label, extra),
+          w: node.expanded ? null : leafWidth(node.label, extra) + (node.kind === "op" ? 0 : TOGGLE),
           h: node.expanded ? null : node.kind === "op" ? NODE_HEIGHT.op : NODE_HEIGHT.group,
         };
       });

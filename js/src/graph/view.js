@@ -3,7 +3,7 @@
 // (drag), zoom (wheel) and fit. Every name is SVG text (textContent) or an attribute value,
 // never markup, so the browser's find and screen readers see the labels.
 
-import { HEADER, edgeWidth, mergedEdges } from "./levels.js";
+import { CHAR_WIDTH, HEADER, TOGGLE, edgeWidth, mergedEdges } from "./levels.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const STROKE = "#5f6b7a";
@@ -25,8 +25,8 @@ function curve(points) {
 }
 
 /** A label cut to `width` px at about CHAR px a character. */
-function fit(text, width, char = 6.4) {
-  const max = Math.max(3, Math.floor((width - 12) / char));
+function fit(text, width) {
+  const max = Math.max(3, Math.floor((width - 20) / CHAR_WIDTH) + 1);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -184,9 +184,9 @@ export class GraphView {
     g.append(title, shape);
     const group = node.kind !== "op";
     const text = group ? `${node.label}${node.expanded ? "" : ` (${node.count})`}` : node.label;
-    const labelWidth = group ? box.w - 18 : box.w;
+    const labelWidth = group ? box.w - TOGGLE : box.w;
     const y = node.expanded ? HEADER / 2 + 4 : box.h / 2 + 4;
-    const x = node.expanded ? 20 : group ? 18 + labelWidth / 2 - 4 : box.w / 2;
+    const x = node.expanded ? TOGGLE + 2 : group ? TOGGLE + labelWidth / 2 - 4 : box.w / 2;
     g.append(el("text", { x, y, "text-anchor": node.expanded ? "start" : "middle", "font-size": 11, fill: "#212121", class: "tbnb-glabel" }, fit(text, labelWidth)));
     if (group) {
       const toggle = el("g", { class: "tbnb-gtoggle", transform: `translate(4,${(node.expanded ? HEADER : box.h) / 2 - 6})`, role: "button" });
