@@ -106,7 +106,7 @@ export class Explorer {
     this.side = h("div", { class: "tbnb-graph-side" }, this.legendBox, this.searchBoxResults, this.infoBox);
     this.el = this.card.el;
     this.el.replaceChildren(
-      h("style", { text: GRAPH_CSS }),
+      h("style", { class: "tbnb-graph-style", text: GRAPH_CSS }),
       bar,
       this.sub,
       h("div", { class: "tbnb-graph-main" }, this.plot, this.side),
