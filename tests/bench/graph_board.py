@@ -54,7 +54,7 @@ INSTALL_JS = """
       if (r.attributeName === 'data-drawn') {
         const at = performance.now();
         requestAnimationFrame(() => setTimeout(() => G.draws.push({at, painted: performance.now(),
-          nodes: document.querySelectorAll('.tbnb-gnode').length}), 0));
+          nodes: document.querySelectorAll('.tbnb-gnode').length, timings: JSON.parse(el.dataset.timings || '{}')}), 0));
       }
     }
   }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['aria-selected', 'data-drawn']});
@@ -131,6 +131,7 @@ def measure_board(sess: Any, logdir: Path, size: int, rep: int, shot: bool) -> d
         page.wait_for_function("() => window.__gb.draws.length >= 1", timeout=300_000, polling=100)
         gb = page.evaluate("() => window.__gb")
         top = gb["draws"][0]["painted"] - gb["tab"]
+        top_parts = gb["draws"][0]["timings"]
         if chain:
             run_cell(page, name, 2)
             page.wait_for_function("(n) => window.__gb.draws.length >= n", arg=2, timeout=300_000, polling=100)
@@ -148,7 +149,7 @@ def measure_board(sess: Any, logdir: Path, size: int, rep: int, shot: bool) -> d
             page.wait_for_timeout(300)
             _screenshot(page, f"bench-graph-{size}")
         errors = pg.errors()
-    return {"top_ms": top, "expand_ms": expand, "expand_scope": scope, "expand_children": n_children,
+    return {"top_ms": top, "top_parts": top_parts, "expand_parts": last["timings"], "expand_ms": expand, "expand_scope": scope, "expand_children": n_children,
             "nodes_after_expand": last["nodes"], "longest_ms": longest, "errors": errors[:5]}
 
 

@@ -112,6 +112,7 @@ export class Explorer {
       h("div", { class: "tbnb-graph-main" }, this.plot, this.side),
     );
     this.view = new GraphView(this.plot, { select: (id) => this.select(id), toggle: (id) => this.toggle(id) });
+    layoutWorker().catch(() => {}); // started now, while the first requests are answered
     this.search = (() => {
       let timer = null;
       return () => {
@@ -337,6 +338,9 @@ export class Explorer {
     if (msg) this.lastLevels = msg;
     const unknown = (info.unknown || []).length ? ` · not found: ${info.unknown.join(", ")}` : "";
     this.say(`${formatCount(this.model.n)} nodes drawn of ${formatCount(info.ops_total || 0)} ops · ${(info.levels || []).length} open level${(info.levels || []).length === 1 ? "" : "s"}${unknown}`);
+    const t = this.timings;
+    // What the last draw took, for the benchmark: the reply's wait, the layout, the drawing.
+    this.el.dataset.timings = JSON.stringify({ reply: t.replied - t.asked, layout: t.laidOut - t.replied, worker: t.layoutMs, draw: t.drawn - t.laidOut });
     this.el.dataset.drawn = String(this.generation);
     return true;
   }

@@ -5,11 +5,13 @@
 import * as dagre from "@dagrejs/dagre";
 import { nestedLayout } from "./nested_layout.js";
 
+const cache = new Map(); // level layouts, reused when only other levels changed
+
 self.onmessage = (event) => {
   const { id, input } = event.data || {};
   try {
     const t0 = performance.now();
-    const result = nestedLayout(input, dagre);
+    const result = nestedLayout(input, dagre, cache);
     self.postMessage({ id, result, ms: performance.now() - t0 });
   } catch (error) {
     self.postMessage({ id, error: String((error && error.message) || error) });

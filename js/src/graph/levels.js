@@ -93,6 +93,7 @@ export function layoutInput(model) {
         const extra = node.kind === "op" ? 0 : String(node.count).length + 3;
         return {
           i,
+          id: node.id,
           open: node.expanded,
           extract: node.extract,
           w: node.expanded ? null : leafWidth(node.label, extra) + (node.kind === "op" ? 0 : TOGGLE),

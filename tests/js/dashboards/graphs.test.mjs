@@ -139,3 +139,17 @@ test("opening and closing scopes: closing closes what is open inside", async () 
   assert.equal(tagLabel(""), "Op graph");
   assert.equal(tagLabel("<b>k</b>"), "<b>k</b>");
 });
+
+test("the layout cache: an unchanged level is not laid out again, and lands where it was", () => {
+  const m = levelModel(reply());
+  const cache = new Map();
+  const first = nestedLayout(layoutInput(m), dagre, cache);
+  assert.equal(cache.size, 2);
+  let calls = 0;
+  const counting = { ...dagre, layout: (g) => { calls += 1; return dagre.layout(g); } };
+  const again = nestedLayout(layoutInput(m), counting, cache);
+  assert.equal(calls, 0);
+  assert.deepEqual(again.pos, first.pos);
+  assert.deepEqual(again.edges, first.edges);
+  assert.deepEqual(again.size, first.size);
+});
