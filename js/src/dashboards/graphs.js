@@ -38,12 +38,15 @@ export class GraphCard extends Card {
       return;
     }
     const ask = () => new Promise((resolve, reject) => this.request("explorer", { type: "graph_explorer" }, (_msg, buffers) => resolve(buffers[0]), reject));
+    // The list of graphs is asked at once, while the explorer's script comes.
+    const list = new Promise((resolve, reject) => this.request("list", { type: "graph_list" }, resolve, reject));
+    list.catch(() => {});
     loadExplorer(ask).then(
       (module) => {
         if (this.destroyed) return;
         this.explorer = new module.Explorer(this);
         this.plot = this.explorer.plot;
-        this.explorer.load();
+        this.explorer.load(list);
       },
       (error) => this.fail(error.message || String(error)),
     );

@@ -144,13 +144,17 @@ export class Explorer {
 
   // ------------------------------------------------------------------------------- requests
 
-  load() {
+  /** Ask for the list of graphs (or take `pending`, the card's request of it) and show one. */
+  load(pending = null) {
     this.say("loading the list of graphs…");
-    this.request("list", { type: "graph_list" }, (msg) => {
+    const take = (msg) => {
+      if (this.destroyed) return;
       this.list = Array.isArray(msg.runs) ? msg.runs : [];
       this.card.data = this.list;
       this.pickRun();
-    });
+    };
+    if (pending) pending.then(take, (error) => this.fail(error.message || String(error)));
+    else this.request("list", { type: "graph_list" }, take);
   }
 
   /** The run and tag shown: the traits' when they name a graph, else the first (written back). */

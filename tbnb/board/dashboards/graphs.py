@@ -9,6 +9,7 @@ read a new graph).
 
 from __future__ import annotations
 
+import logging
 import threading
 import weakref
 from collections.abc import Mapping
@@ -25,6 +26,8 @@ from ..traits import StrList
 from .graph_access import graph_stamp, has_run_graph, list_graphs, read_graph
 from .graph_assets import explorer_script
 
+log = logging.getLogger(__name__)
+
 COLOR_BY = ("none", "structure", "device", "op", "compute_time", "memory")
 WHAT = ("levels", "search", "info", "trace")
 #: Hierarchies kept per source: the explorer shows one graph at a time; a few are kept for
@@ -40,15 +43,16 @@ class _Kept:
         self.items: dict[tuple[str, str], tuple[Any, Hierarchy]] = {}
 
 
-_kept: weakref.WeakKeyDictionary[MultiLogdir, _Kept] = weakref.WeakKeyDictionary()
+_kept: weakref.WeakKeyDictionary[Any, _Kept] = weakref.WeakKeyDictionary()
 _kept_lock = threading.Lock()
 
 
 def hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy:
     """The hierarchy of the graph of ``run`` and ``tag``: built when first asked for, again when
-    the reader's graph changed; RequestError when there is no such graph or it cannot be read."""
+    the reader's graph changed; RequestError when there is no such graph or it cannot be read.
+    Kept per logdir (a single logdir's under the Logdir itself, however it is wrapped)."""
     with _kept_lock:
-        kept = _kept.setdefault(source, _Kept())
+        kept = _kept.setdefault(source.single or source, _Kept())
     with kept.lock:
         try:
             stamp = graph_stamp(source, run, tag)
@@ -68,6 +72,18 @@ def hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy:
         while len(kept.items) > MAX_KEPT:
             kept.items.pop(next(iter(kept.items)))
         return built
+
+
+def kept_hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy | None:
+    """The hierarchy kept for ``run`` and ``tag`` (None if none is), whether or not the graph
+    changed since: what a request would find without building."""
+    with _kept_lock:
+        kept = _kept.get(source.single or source)
+    if kept is None:
+        return None
+    with kept.lock:
+        found = kept.items.get((run, tag))
+    return found[1] if found else None
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -113,6 +129,21 @@ def answer_explorer_script(source: MultiLogdir, content: dict[str, Any], setting
     return {"type": "graph_explorer", "id": request_id}, [data]
 
 
+def _warm(source: MultiLogdir, run: str, tag: str) -> None:
+    """Build (and keep) the hierarchy the page will ask for first: ``run`` and ``tag``, or the
+    first graph listed. Nothing to build, or a graph that cannot be read, is left to the page's
+    request to report."""
+    try:
+        if not run:
+            listed = list_graphs(source)
+            if not listed:
+                return
+            run, tag = listed[0]["run"], listed[0]["tags"][0]
+        hierarchy(source, run, tag)
+    except Exception as err:  # noqa: BLE001 - the page's own request reports it
+        log.debug("tbnb: graph of run %r not built ahead: %s", run, err)
+
+
 class Traits(traitlets.HasTraits):
     """The graph explorer's settings, synced with the page and settable from Python."""
 
@@ -128,6 +159,20 @@ class Traits(traitlets.HasTraits):
     graph_search = Unicode("").tag(sync=True)
     #: What the node colours say.
     graph_color_by = Enum(COLOR_BY, default_value="structure").tag(sync=True)
+
+    @traitlets.observe("dashboard")
+    def _warm_graph(self, change: dict[str, Any]) -> None:
+        """Build the hierarchy of the graph about to be shown on a thread of its own, as soon as
+        the graphs dashboard is chosen: the kernel then answers the page's first requests (the
+        explorer's script, the list of graphs) while it builds, instead of after."""
+        if change["new"] != "graphs":
+            return
+        logdir = getattr(self, "logdir", None)
+        if logdir is None:
+            return
+        source = logdir if isinstance(logdir, MultiLogdir) else MultiLogdir([(None, logdir)])
+        run, tag = self.graph_run, self.graph_tag
+        threading.Thread(target=_warm, args=(source, run, tag), name="tbnb-graph-warm", daemon=True).start()
 
     @traitlets.validate("graph_search")
     def _check_graph_search(self, proposal: dict[str, Any]) -> str:
@@ -145,4 +190,4 @@ REQUESTS: dict[str, Handler] = {"graph": answer_graph, "graph_list": answer_grap
                                 "graph_explorer": answer_explorer_script}
 PUSHED: dict[str, PushKey] = {}
 
-__all__ = ["COLOR_BY", "REQUESTS", "PUSHED", "Traits", "has_run_graph", "hierarchy"]
+__all__ = ["COLOR_BY", "PUSHED", "REQUESTS", "Traits", "has_run_graph", "hierarchy", "kept_hierarchy"]

@@ -5,6 +5,7 @@ come from TensorBoard's own protobuf parse of the same GraphDef."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 import tbnb
 from tbnb.board.dashboards import graph_assets, graphs
+from tbnb.board.sources import MultiLogdir
 
 from ..conftest import Page
 
@@ -158,9 +160,26 @@ def test_bad_requests_are_errors(page: Page) -> None:
 
 
 def test_hierarchy_is_kept_until_the_graph_changes(make_board: Any, logdir: Path, tmp_path: Path) -> None:
-    board = make_board(logdir)
-    first = graphs.hierarchy(board._source, "cnn", "")
-    assert graphs.hierarchy(board._source, "cnn", "") is first
+    source = MultiLogdir([(None, make_board(logdir).logdir)])
+    assert graphs.kept_hierarchy(source, "cnn", "") is None
+    first = graphs.hierarchy(source, "cnn", "")
+    assert graphs.hierarchy(source, "cnn", "") is first
+    assert graphs.kept_hierarchy(source, "cnn", "") is first
+    # a new graph written to the run (a reload reads it) is a new hierarchy
+    from tbnb.testing import EventWriter
+    from tensorboard.compat.proto import graph_pb2
+
+    g = graph_pb2.GraphDef()
+    g.node.add(name="only/op", op="NoOp")
+    run = tmp_path / "logs"
+    shutil.copytree(logdir, run)
+    source = MultiLogdir([(None, tbnb.load(run))])
+    before = graphs.hierarchy(source, "cnn", "")
+    with EventWriter(run / "cnn") as w:
+        w.add_graph_def(g.SerializeToString())
+    source.reload()
+    after = graphs.hierarchy(source, "cnn", "")
+    assert after is not before and after.graph.names == ["only/op"]
 
 
 def test_traits_are_settable_and_checked(make_board: Any, logdir: Path) -> None:
@@ -189,3 +208,17 @@ def test_explorer_script_is_served(page: Page, tmp_path: Path, monkeypatch: pyte
 def test_a_profile_tag_shows_the_op_graph(page: Page) -> None:
     reply = ask(page, what="levels", tag="step1")
     assert reply["tag"] == "step1" and "Net" in reply["nodes"]["id"]
+
+
+def test_choosing_the_dashboard_builds_the_graph_ahead(make_board: Any, logdir: Path) -> None:
+    import threading
+    import time
+
+    board = make_board(logdir)
+    source = MultiLogdir([(None, board.logdir)])
+    board.dashboard = "graphs"
+    deadline = time.monotonic() + 60
+    while any(t.name == "tbnb-graph-warm" for t in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    kept = graphs.kept_hierarchy(source, "cnn", "")  # the first run with a graph, its op graph
+    assert kept is not None and graphs.hierarchy(source, "cnn", "") is kept
