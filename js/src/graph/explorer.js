@@ -181,6 +181,7 @@ export class Explorer {
     this.tagSelect.value = tag;
     this.tagLabel.hidden = entry.tags.length < 2;
     this.colorSelect.value = this.trait("graph_color_by") || "structure";
+    if (!this.current || this.current.run !== entry.run || this.current.tag !== tag) this.fitted = false; // a new graph: fit it
     this.current = { run: entry.run, tag };
     this.requestLevels();
     if (this.trait("graph_selected")) this.requestInfo();

@@ -15,7 +15,7 @@ background:#fafbfc;cursor:grab}
 .tbnb .tbnb-graph-svg{display:block;width:100%;height:100%;user-select:none}
 .tbnb .tbnb-gnode{cursor:pointer}
 .tbnb .tbnb-gtoggle{cursor:pointer}
-.tbnb .tbnb-graph-side{width:300px;flex:none;overflow:auto;font-size:12px;border:1px solid var(--tbnb-border);border-radius:4px;padding:6px}
+.tbnb .tbnb-graph-side{width:260px;flex:none;overflow:auto;font-size:12px;border:1px solid var(--tbnb-border);border-radius:4px;padding:6px}
 .tbnb .tbnb-graph-legend-title,.tbnb .tbnb-graph-subtitle{font-weight:600;margin:6px 0 2px}
 .tbnb .tbnb-graph-legend-item{display:flex;align-items:center;gap:6px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis}
 .tbnb .tbnb-graph-swatch{width:12px;height:12px;border:1px solid #9aa0a6;border-radius:2px;flex:none}

@@ -18,7 +18,7 @@ from typing import Any
 import traitlets
 from traitlets import Enum, TraitError, Unicode
 
-from ...reader.plugins.graph import GRAPH_PLUGINS, Graph, GraphError, Hierarchy, answer, build_hierarchy
+from ...reader.plugins.graph import Graph, GraphError, Hierarchy, answer, build_hierarchy
 from ..codec import encode
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir

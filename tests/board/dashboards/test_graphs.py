@@ -166,8 +166,9 @@ def test_hierarchy_is_kept_until_the_graph_changes(make_board: Any, logdir: Path
     assert graphs.hierarchy(source, "cnn", "") is first
     assert graphs.kept_hierarchy(source, "cnn", "") is first
     # a new graph written to the run (a reload reads it) is a new hierarchy
-    from tbnb.testing import EventWriter
     from tensorboard.compat.proto import graph_pb2
+
+    from tbnb.testing import EventWriter
 
     g = graph_pb2.GraphDef()
     g.node.add(name="only/op", op="NoOp")
