@@ -294,7 +294,7 @@ class Board {
     const message = (this.trait("status") || {}).message;
     const empty = emptyMessage(layout, { tags: this.index.plugins, filter, message });
     this.layoutEmpty = empty !== null;
-    this.sections.render({ pinned: layout.pinned, groups: layout.groups, empty, whole: Boolean(layout.whole) });
+    this.sections.render({ pinned: layout.pinned, groups: layout.groups, empty });
   }
 
   zoomOf(tag) {

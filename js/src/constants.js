@@ -17,6 +17,8 @@ export const DEFAULT_SMOOTHING = shared.default_smoothing;
 export const DASHBOARD_IDS = Object.freeze([...shared.dashboards]);
 /** The card types the time series tab can show (the `card_types` trait), in display order. */
 export const CARD_TYPES = Object.freeze([...shared.card_types]);
+/** The `card_types` trait's default (TensorBoard's three; PR cards on request). */
+export const DEFAULT_CARD_TYPES = Object.freeze([...shared.default_card_types]);
 /** The values of the `histogram_mode` trait; the first is the default. */
 export const HISTOGRAM_MODES = Object.freeze([...shared.histogram_modes]);
 /** The values of the `x_axis` trait; the first is the default. */

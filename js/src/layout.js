@@ -5,7 +5,8 @@
 //   id          the `dashboard` trait's value; its name in the registry and in the kernel's
 //               list (constants.json "dashboards"), whose order the tabs follow
 //   label       the tab's name
-//   cards       {kind: {Card, plugin, noun, perRun, redrawOn}}: the kinds of card it defines.
+//   cards       {kind: {Card, plugin, plugins, noun, perRun, redrawOn}}: the kinds of card it
+//               defines (plugins: every plugin whose tags it shows, default [plugin]).
 //               Card: a class extending card.js's Card, made as new Card(board, item, section)
 //               with item {kind, tag, run, plugin}; plugin: whose tags it shows (the index's
 //               "plugin" field); noun: its data in messages ("No histogram data yet"); perRun:
@@ -13,11 +14,14 @@
 //               whose change redraws its cards (optional)
 //   cardTypes   true for a tab showing the kinds the `card_types` trait selects (time series)
 //   rowsPerTag  true to lay out a row per tag and a column per run (images, audio)
-//   whole       true for a dashboard that is one card filling the area (an explorer, not a grid
-//               of per-tag cards): its first kind's card, tag "", shown when a selected run has
-//               a tag of the kind's `plugins` (default [plugin]); no pinned section
+//   section     a name: its cards go in one section of that name, the tag filter aside (a
+//               dashboard drawn as one card that holds its own charts, e.g. custom scalars)
+//   whole       true for a tab that is one card filling the area (of its one kind), laid out
+//               when any run has a tag of the kind's plugin, whatever runs are selected: the
+//               card lists and draws the runs itself (hparams table, mesh gallery, graph
+//               explorer). Its item's tag is the plugin's name.
 
-import { CARD_TYPES, DASHBOARD_IDS } from "./constants.js";
+import { CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_TYPES } from "./constants.js";
 import * as registry from "./dashboards/index.js";
 import { groupTags, pinnedTags } from "./groups.js";
 
@@ -29,7 +33,7 @@ export const DASHBOARDS = Object.values(registry).sort((a, b) => rank(a.id) - ra
 const BY_ID = new Map(DASHBOARDS.map((d) => [d.id, d]));
 const DEFAULT = BY_ID.get(DASHBOARD_IDS[0]) || DASHBOARDS[0];
 
-/** Every kind of card: kind -> {kind, Card, plugin, plugins, noun, perRun, redrawOn, label (its tab's)}. */
+/** Every kind of card: kind -> {kind, Card, plugin, noun, perRun, redrawOn, label (its tab's)}. */
 export const KINDS = new Map(
   DASHBOARDS.flatMap((d) =>
     Object.entries(d.cards).map(([kind, spec]) => [kind, { redrawOn: [], plugins: [spec.plugin], ...spec, kind, label: d.label }]),
@@ -57,9 +61,9 @@ export function cardTypeLabel(type) {
   return spec ? spec.label : type;
 }
 
-/** The `card_types` trait -> the known types it lists, in display order (all when not a list). */
+/** The `card_types` trait -> the known types it lists, in display order (the default when not a list). */
 export function normalizeCardTypes(value) {
-  if (!Array.isArray(value)) return CARD_TYPES.slice();
+  if (!Array.isArray(value)) return DEFAULT_CARD_TYPES.slice();
   return CARD_TYPES.filter((type) => value.includes(type));
 }
 
@@ -93,19 +97,6 @@ export function rowsPerTag(dashboard) {
   return Boolean(BY_ID.get(normalizeDashboard(dashboard)).rowsPerTag);
 }
 
-/** Whether the dashboard is one card filling the area (its `whole` flag). */
-export function isWhole(dashboard) {
-  return Boolean(BY_ID.get(normalizeDashboard(dashboard)).whole);
-}
-
-/** A whole dashboard's layout: its one card when a shown run has a tag of the kind's plugins. */
-function wholeItems(kind, tags, shown, label) {
-  const spec = KINDS.get(kind);
-  const any = spec.plugins.some((plugin) => [...(tags.get(plugin) || new Map()).values()].some((info) => (info.runs || []).some((run) => shown.has(run))));
-  const items = any ? [{ kind, tag: "", run: null, rowStart: false }] : [];
-  return { pinned: [], groups: any ? [{ name: label, items }] : [], tags: any ? [""] : [], kinds: [kind], whole: true };
-}
-
 /** trait -> the kinds of card its change redraws (each kind's `redrawOn`). */
 export function redrawTraits() {
   const out = new Map();
@@ -113,6 +104,21 @@ export function redrawTraits() {
     for (const name of spec.redrawOn) out.set(name, [...(out.get(name) || []), spec.kind]);
   }
   return out;
+}
+
+/** Whether the tab is one card filling the area (the dashboard's `whole` flag). */
+export function isWhole(dashboard) {
+  return Boolean(BY_ID.get(normalizeDashboard(dashboard)).whole);
+}
+
+/** The layout of a `whole` tab: its one card when its plugin has any tag, in a section named
+ * after the tab. */
+function wholeItems(id, kinds, tags) {
+  const kind = kinds[0];
+  const spec = KINDS.get(kind);
+  const any = spec && spec.plugins.some((plugin) => (tags.get(plugin) || new Map()).size > 0);
+  const items = any ? [{ kind, tag: spec.plugin, run: null, rowStart: false }] : [];
+  return { pinned: [], groups: items.length ? [{ name: BY_ID.get(id).label, items }] : [], tags: items.map((i) => i.tag), kinds };
 }
 
 /**
@@ -128,7 +134,7 @@ export function redrawTraits() {
 export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pinned = [] }) {
   const id = normalizeDashboard(dashboard);
   const kinds = kindsFor(id, cardTypes);
-  if (isWhole(id)) return wholeItems(kinds[0], tags, shown, BY_ID.get(id).label);
+  if (isWhole(id)) return wholeItems(id, kinds, tags);
   const rows = rowsPerTag(id);
   const runsOf = new Map(); // tag -> [[kind, runs]]
   for (const kind of kinds) {
@@ -151,9 +157,12 @@ export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pi
     return items;
   };
   const all = [...runsOf.keys()];
+  const section = BY_ID.get(id).section;
   return {
-    pinned: pinnedTags(pinned, all).flatMap(itemsOf),
-    groups: groupTags(all, filter).map((group) => ({ name: group.name, items: group.tags.flatMap(itemsOf) })),
+    pinned: section ? [] : pinnedTags(pinned, all).flatMap(itemsOf),
+    groups: section
+      ? [{ name: section, items: all.flatMap(itemsOf) }].filter((group) => group.items.length > 0)
+      : groupTags(all, filter).map((group) => ({ name: group.name, items: group.tags.flatMap(itemsOf) })),
     tags: all,
     kinds,
   };

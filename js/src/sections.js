@@ -49,23 +49,12 @@ export class Sections {
   }
 
   /**
-   * @param {{pinned: object[], groups: {name: string, items: object[]}[], empty: string | null,
-   *   whole: boolean}} spec
+   * @param {{pinned: object[], groups: {name: string, items: object[]}[], empty: string | null}} spec
    *   items: {kind, tag, run, rowStart} (layout.js layoutItems); empty: the message to show
-   *   instead of groups (no data, nothing matches...); whole: one card fills the area (no
-   *   pinned section, no group heads)
+   *   instead of groups (no data, nothing matches...)
    */
   render(spec) {
     const keep = new Set();
-    if (spec.whole) {
-      const items = spec.groups.flatMap((group) => group.items);
-      const parts = spec.empty ? [h("div", { class: "tbnb-empty", text: spec.empty })] : [];
-      if (items.length) parts.push(h("div", { class: "tbnb-grid-whole" }, items.map((item) => this.board.cards.card("group", item).el)));
-      for (const item of items) keep.add(cardKey("group", item));
-      this.board.cards.retain(keep);
-      this.el.replaceChildren(...parts);
-      return;
-    }
     const parts = [];
     const pinnedCollapsed = this.collapsed.has(PINNED);
     parts.push(

@@ -1,7 +1,7 @@
 // The synced traits of protocol.py, with the defaults the page assumes when one is missing
 // (those the kernel also defines come from constants.json).
 
-import { CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_WIDTH, DEFAULT_SMOOTHING, HISTOGRAM_MODES, X_AXES } from "./constants.js";
+import { DEFAULT_CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_WIDTH, DEFAULT_SMOOTHING, HISTOGRAM_MODES, X_AXES } from "./constants.js";
 
 export const DEFAULTS = {
   dashboard: DASHBOARD_IDS[0],
@@ -17,7 +17,7 @@ export const DEFAULTS = {
   card_width: DEFAULT_CARD_WIDTH,
   view: { tags: {}, x_axis: X_AXES[0] },
   status: {},
-  card_types: [...CARD_TYPES],
+  card_types: [...DEFAULT_CARD_TYPES],
   histogram_mode: HISTOGRAM_MODES[0],
   image_brightness: 1000,
   image_contrast: 1000,

@@ -76,8 +76,9 @@ Kernel -> page
 Dashboards beyond scalars (version 1 additions; traits first)
 --------------------------------------------------------------
 ``dashboard`` also takes "histograms" | "distributions" | "images" | "audio" | "text".
-``card_types``       list of "scalars" | "histograms" | "images": which card types the time
-                     series dashboard shows (TensorBoard's card-type filter); default all three
+``card_types``       list of "scalars" | "histograms" | "images" | "pr_curves": which card types
+                     the time series dashboard shows (TensorBoard's card-type filter); default
+                     TensorBoard's three ("pr_curves": PR cards, see below, only when listed)
 ``histogram_mode``   "offset" (default) | "overlay"
 ``image_brightness`` int 0..2000, default 1000; ``image_contrast`` int 0..5000, default 1000
                      (applied as CSS ``contrast(c/10 %) brightness(b/1000)``, TensorBoard's way)
@@ -125,6 +126,82 @@ Kernel -> page
                                 rank 0 -> markdown source (the page renders and sanitises it);
                                 rank 1 and 2 -> table rows of text (rank > 2: the first 2-D slice);
                                 bytes that are not UTF-8 are decoded with replacement characters
+
+PR curves and custom scalars (version 1 additions)
+--------------------------------------------------
+``dashboard`` also takes "pr_curves" | "custom_scalars".
+
+Page -> kernel
+  {"type": "pr_curves", "id", "tag", "runs": [str], "steps": {run: int} | null}
+                                one PR card: each run's curve of a ``pr_curves`` tag at the step
+                                ``steps`` names for it (that step, else the nearest, the earlier
+                                on a tie), its last step when ``steps`` is null or omits it
+  {"type": "custom_scalars", "id", "runs": [str]}
+                                the ``custom_scalars__config__`` layouts of every run, merged as
+                                TensorBoard merges them, each chart resolved to the scalar tags of
+                                ``runs``; a chart's points are then asked with ``series``, one
+                                request per tag
+Kernel -> page
+  {"type": "pr_curves", "id", "tag", "steps",
+   "series": [{"run", "steps": int64[S], "step": int | null, "wall_time": float | null,
+               "thresholds", "precision", "recall", "true_positives", "false_positives",
+               "true_negatives", "false_negatives": float64[T]}],
+   "problems": [str]}
+                                ``steps``: the run's readable sampled steps (for the slider);
+                                ``step``: the one drawn (null, and empty arrays, when none is
+                                readable); thresholds are ``linspace(0, 1, T)`` of the tensor's
+                                width with the tail where TP + FP is 0 cut (TensorBoard's). A
+                                step whose tensor is not a numeric ``[6, T]`` is one of
+                                ``problems`` (text naming run, tag and step), not an error
+  {"type": "custom_scalars", "id", "layout_runs": [str], "problems": [str],
+   "categories": [{"title": str, "closed": bool,
+                   "charts": [{"title": str, "kind": "multiline" | "margin" | "",
+                               "regexes": [str], "margin": [{"value", "lower", "upper"}],
+                               "tags": {run: [tag]},
+                               "series": {run: [[value, lower | null, upper | null]]},
+                               "errors": [str]}]}]}
+                                ``tags`` (multiline): each run's scalar tags one of ``regexes``
+                                matches at its start (Python ``re.match``); ``series`` (margin):
+                                the series whose value tag the run has, a missing bound null;
+                                ``errors``: what is wrong with that chart alone (an invalid or
+                                empty regex, no series); ``layout_runs``: the runs that wrote a
+                                layout. Titles, regexes and tags are text, never markup.
+``pr_curves`` requests are pushed (by tag and runs, as ``histograms``); a new layout is a
+``changed`` of tag ``custom_scalars__config__``, after which the page asks again.
+HParams and mesh (version 1 additions)
+-------------------------------------
+``dashboard`` also takes "hparams" | "mesh": each is one card filling the area (layout.js,
+``whole``), laid out while any run has a tag of the plugin, whatever ``runs`` selects.
+``hparams_join``     "" (default) | "parent": the hparams table also joins the last value of each
+                     scalar of the run above each trial (torch's ``add_hparams`` writes a trial
+                     into a sub-run; its training curves stay in the run above)
+Selecting trials (table rows, or ``Board.select_trials``) writes ``runs``: an exact-match regex
+per trial's run and per parent run the logdir has (regex metacharacters escaped with a backslash, so
+that Python's ``re`` and JS read it alike); selecting none writes [".*"].
+
+Page -> kernel
+  {"type": "hparams", "id", "join": "" | "parent"}
+                                the whole table, every trial whatever ``runs`` selects
+  {"type": "meshes", "id"}      the mesh names (a mesh has a tag per component, named
+                                differently by each writer) and the runs holding each
+  {"type": "mesh", "id", "tag": name, "runs": [str], "steps": {run: step} | null,
+   "sample": int (default 0)}   one mesh's chosen step in each run: ``steps[run]`` or the
+                                nearest step the run has, the last step when not given
+Kernel -> page
+  {"type": "hparams", "id", "join", "experiment": {"name", "description", "user", "time_created"},
+   "columns": [{"key", "kind": "run" | "status" | "start_time" | "hparam" | "metric", "type",
+                ...hparam: "name", "display_name", "description", "domain": [v] | null,
+                "interval": [lo, hi] | null; metric: "tag", "group", "source": "session" |
+                "parent", "display_name"}],
+   "trials": [{"run", "parent": str | null, "values": [one per column]}], "problems": [str]}
+                                values are numbers, text, bools or null (a metric without a
+                                point); the page shows them as text, never markup
+  {"type": "meshes", "id", "meshes": [{"name", "runs": [str]}]}
+  {"type": "mesh", "id", "tag", "runs": [{"run", "steps": int64[S], "step": int | null,
+   "wall_time", "samples": int, "sample": int, "vertices": float32[N, 3] | null,
+   "faces": int64[F, 3] | null, "colors": uint8[N, 3] | null, "config": {...} | null,
+   "problems": [str]}]}        ``faces`` null: a point cloud. ``config`` is the writer's
+                                three.js JSON (camera, lights, material), as written
 
 Pushed replies (version 1 addition)
 -----------------------------------
@@ -195,6 +272,9 @@ _SHARED = json.loads((Path(__file__).with_name("constants.json")).read_text(enco
 
 DASHBOARDS: tuple[str, ...] = tuple(_SHARED["dashboards"])
 CARD_TYPES: tuple[str, ...] = tuple(_SHARED["card_types"])
+#: The card types the time series dashboard shows unless told otherwise: TensorBoard's three
+#: (PR cards are there on request, as TensorBoard's time series has none).
+DEFAULT_CARD_TYPES: tuple[str, ...] = tuple(_SHARED["default_card_types"])
 HISTOGRAM_MODES: tuple[str, ...] = tuple(_SHARED["histogram_modes"])
 #: Basis points of TensorBoard's distribution compressor.
 BASIS_POINTS: tuple[int, ...] = tuple(_SHARED["basis_points"])

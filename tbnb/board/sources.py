@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..reader.logdir import Logdir, ReloadResult
-from ..reader.records import Problem
+from ..reader.problems import Problem
 from ..reader.series import ScalarSeries, TensorSeries
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ..reader.plugins.graph import Graph
+    from ..reader.proto import summary_pb2
 
 _URI = re.compile(r"[a-zA-Z][0-9a-zA-Z.]*://.*")
 
@@ -147,6 +150,21 @@ class MultiLogdir:
         """The sampled steps of a tensor series."""
         lg, inner = self._resolve(run)
         return lg.tensors(inner, tag)
+
+    def metadata(self, run: str, tag: str) -> summary_pb2.SummaryMetadata | None:
+        """The tag's first SummaryMetadata (the reader's plugin views read it)."""
+        lg, inner = self._resolve(run)
+        return lg.metadata(inner, tag)
+
+    def graphs(self, run: str) -> list[str]:
+        """Tags of the run's graphs (``""``: its op graph), as ``Logdir.graphs``."""
+        lg, inner = self._resolve(run)
+        return lg.graphs(inner)
+
+    def graph(self, run: str, tag: str = "") -> Graph | None:
+        """One of the run's graphs, as ``Logdir.graph``."""
+        lg, inner = self._resolve(run)
+        return lg.graph(inner, tag)
 
     def run_start_time(self, run: str) -> float | None:
         """Wall time of the run's first event."""

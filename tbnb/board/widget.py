@@ -31,6 +31,7 @@ from .poll import Poller
 from .protocol import (
     CARD_TYPES,
     DASHBOARDS,
+    DEFAULT_CARD_TYPES,
     DEFAULT_CARD_WIDTH,
     DEFAULT_MAX_BLOB_BYTES,
     DEFAULT_RELOAD_INTERVAL,
@@ -93,7 +94,7 @@ class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
     tag_filter = Unicode("").tag(sync=True)
     pinned = StrList().tag(sync=True)
     card_width = Int(DEFAULT_CARD_WIDTH, min=100, max=4000).tag(sync=True)
-    card_types = ChoiceList(CARD_TYPES, list(CARD_TYPES)).tag(sync=True)
+    card_types = ChoiceList(CARD_TYPES, list(DEFAULT_CARD_TYPES)).tag(sync=True)
     histogram_mode = Enum(HISTOGRAM_MODES, default_value="offset").tag(sync=True)
     image_brightness = Int(1000, min=0, max=2000).tag(sync=True)
     image_contrast = Int(1000, min=0, max=5000).tag(sync=True)
@@ -120,6 +121,7 @@ class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
         self._state_lock = threading.RLock()
         self._tick_lock = threading.Lock()
         self._colors_given = 0
+        self._removed: list[str] = []  # runs whose files vanished, until they come back
         self._hidden_in: int | None = None
         self._pushed = PushedReplies()
         core = {"plotly": self._answer_plotly, "index": self._answer_index}
@@ -259,6 +261,11 @@ class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
         """Colour new runs, tell the page what changed, refresh the status."""
         if result.new_runs:
             self._color_runs(result.new_runs)
+        if result.new_runs or result.removed_runs:
+            with self._state_lock:
+                back = set(result.new_runs)
+                self._removed = [r for r in self._removed if r not in back]
+                self._removed += [r for r in result.removed_runs if r not in self._removed]
         if result and notify:
             changed = changed_reply(self._source, result)
             self._send_msg(changed, [])
@@ -284,6 +291,8 @@ class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
             missing = self._source.missing()
             if message is None and missing:
                 message = f"waiting for {', '.join(missing)} to be created"
+            if message is None and self._removed:
+                message = f"removed from the logdir, their data dropped: {', '.join(self._removed)}"
             if (changed_at is None and old and message == old.get("message") and self.polling == old.get("polling")
                     and len(self._source.problems) == old.get("problems")):
                 return  # an idle tick: skip counting every series

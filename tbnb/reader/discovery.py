@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .records import Problem
+from .problems import Problem
 
 
 def is_event_file(name: str) -> bool:

@@ -10,7 +10,7 @@ found independently. Instead they are *proposed* in bulk and then *verified* in 
    the current position: those are verified chains;
 3. bridge every gap (another writer's layout, a big record, damage) with the sequential framer,
    which resynchronises exactly as it would on its own;
-4. check every record's data CRC, grouped by length, with ``crc_bulk.crc_rows``.
+4. check every record's data CRC, grouped by length, with ``crc.crc_rows``.
 
 The result is identical to ``records.frame`` on the same bytes (a differential test checks it).
 """
@@ -23,8 +23,11 @@ import crc32c as _crc32c
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .crc_bulk import MAX_WIDTH, crc_rows, mask_array
-from .records import MAX_RECORD_LENGTH, Framed, Problem, frame, mask
+from . import grouping
+from .crc import MAX_WIDTH, crc_rows, mask, mask_array
+from .grouping import group_by_length
+from .problems import Problem
+from .records import MAX_RECORD_LENGTH, Framed, frame
 
 #: Below this many bytes the sequential framer is as fast and simpler.
 MIN_BULK_BYTES = 1 << 15
@@ -39,8 +42,6 @@ SAMPLE_RECORDS = 16
 #: log does not count) are framed by following the chain of lengths: scanning every byte for
 #: proposals would cost more than one loop step per record.
 SEQUENTIAL_MEDIAN_LENGTH = 512
-#: Groups of equal length smaller than this get one crc32c call per record too.
-MIN_GROUP = 8
 _WALL_TIME_KEY = 0x09
 _U64 = struct.Struct("<Q")
 
@@ -53,29 +54,6 @@ def _length_crc_table() -> np.ndarray:
 
 
 _LENGTH_CRC = _length_crc_table()
-
-
-def group_by_length(lengths: np.ndarray, limit: int = 1 << 16,
-                    min_count: int = 1) -> list[tuple[int, np.ndarray]]:
-    """``(length, indices)`` for each distinct length below ``limit`` held by at least
-    ``min_count`` rows, in O(n) passes.
-
-    Logs have few distinct record lengths, so a count and one comparison per length beats
-    sorting; with many lengths a radix sort on 16-bit keys does it in one pass.
-    """
-    small = lengths < limit
-    if not small.any():
-        return []
-    counts = np.bincount(lengths[small])
-    distinct = np.flatnonzero(counts >= min_count)
-    if min_count > 1:
-        return [(int(n), np.flatnonzero(lengths == n)) for n in distinct.tolist()]
-    if len(distinct) <= 32:
-        return [(int(n), np.flatnonzero(lengths == n)) for n in distinct.tolist()]
-    index = np.flatnonzero(small)
-    order = index[np.argsort(lengths[index].astype(np.uint16), kind="stable")]
-    cuts = np.flatnonzero(np.diff(lengths[order])) + 1
-    return [(int(lengths[g[0]]), g) for g in np.split(order, cuts)]
 
 
 def _propose(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -102,7 +80,7 @@ def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.
         s = starts[group]
         pad = length & 1
         width = length + pad
-        if width <= MAX_WIDTH and len(group) >= MIN_GROUP and length > 0:
+        if width <= MAX_WIDTH and len(group) >= grouping.MIN_CRC_GROUP and length > 0:
             rows = sliding_window_view(a, width + 4)[s - pad]  # the record and its stored CRC
             if pad:
                 rows[:, 0] = 0

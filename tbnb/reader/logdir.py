@@ -12,16 +12,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import compat
+from . import data_compat
 from .discovery import find_runs
-from .proto import event_pb2, summary_pb2
+from .items import BlobRef, Record
+from .plugins.graph import Graph, GraphError
+from .plugins.graph.sources import GRAPH_PLUGINS, PLUGIN_TAGGED_RUN_METADATA, graph_of_tag, graph_tags, run_graph
+from .plugins.hparams_table import hparams_frame
 from .plugins.projector import ProjectorInfo, read_projector
-from .records import Problem
-from .run import Run, RunDelta
-from .sampling import parse_samples_per_plugin
-from .scratch import ScratchPool
+from .problems import Problem
+from .proto import event_pb2, summary_pb2
+from .read_buffer import ReadBufferPool
+from .run import Run
+from .run_data import RunDelta
 from .series import LazyValues, ScalarSeries, TensorSeries
-from .store import BlobRef, Record
+from .size_guidance import parse_samples_per_plugin
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -84,6 +88,8 @@ class Logdir:
             for name in [n for n in self._runs if n not in found]:
                 del self._runs[name]
                 result.removed_runs.append(name)
+                result.problems.append(Problem(str(self.run_directory(name)), 0,
+                                               f"run {name!r} removed: its event files are gone, so its data was dropped"))
             jobs: list[tuple[str, Run, list[Path]]] = []
             for name, files in found.items():
                 run = self._runs.get(name)
@@ -112,11 +118,11 @@ class Logdir:
         the GIL, so threads give real parallelism without copying data between processes.
         """
         workers = min(len(jobs), self.threads)
-        buffers = ScratchPool()  # one read buffer per worker, reused run after run
+        buffers = ReadBufferPool()  # one read buffer per worker, reused run after run
 
         def reload(job: tuple[str, Run, list[Path]]) -> RunDelta:
-            with buffers.lease() as scratch:
-                return job[1].reload(job[2], scratch)
+            with buffers.lease() as buffer:
+                return job[1].reload(job[2], buffer)
 
         if workers <= 1:
             return [reload(job) for job in jobs]
@@ -145,42 +151,35 @@ class Logdir:
     def tags(self, run: str) -> dict[str, str]:
         """``{tag: plugin name}`` for one run, tags sorted."""
         with self._lock:
-            return dict(sorted(self._run(run).plugins.items()))
+            return self._run(run).data.tags()
 
     def count(self, run: str, tag: str) -> int:
         """Points held for a series (every scalar point; sampled items otherwise), without copying."""
         with self._lock:
-            r = self._run(run)
-            cols = r.scalars.get(tag)
-            if cols is not None:
-                return cols.n
-            series = r.tensors.get(tag)
-            return len(series.items) if series is not None else 0
+            return self._run(run).data.count(tag)
 
     def metadata(self, run: str, tag: str) -> summary_pb2.SummaryMetadata | None:
         """The first SummaryMetadata seen for a tag (it names the plugin)."""
         with self._lock:
-            return self._run(run).metadata.get(tag)
+            return self._run(run).data.metadata(tag)
 
     def scalars(self, run: str, tag: str) -> ScalarSeries:
         """Every point of a scalar series: int64 steps, float64 wall times and values."""
         with self._lock:
-            r = self._run(run)
-            cols = r.scalars.get(tag)
-            if cols is None:
-                raise KeyError(f"run {run!r} has no scalar tag {tag!r}")
-            return ScalarSeries(*cols.columns())
+            cols = self._run(run).data.scalar_columns(tag)
+        if cols is None:
+            raise KeyError(f"run {run!r} has no scalar tag {tag!r}")
+        return ScalarSeries(*cols)
 
     def tensors(self, run: str, tag: str) -> TensorSeries:
         """The sampled steps of a non-scalar series (blobs read from disk when indexed)."""
         with self._lock:
-            r = self._run(run)
-            series = r.tensors.get(tag)
-            if series is None:
+            data = self._run(run).data
+            items = data.sampled(tag)
+            if items is None:
                 raise KeyError(f"run {run!r} has no tensor tag {tag!r}")
-            # step order (arrival order differs only with purge_orphaned_data=False)
-            items = sorted(series.items, key=lambda it: it.step)
-            plugin = r.plugins[tag]
+            plugin = data.plugin(tag)
+            assert plugin is not None  # a sampled series has a plugin
         return TensorSeries(
             plugin,
             np.array([it.step for it in items], dtype=np.int64),
@@ -188,20 +187,54 @@ class Logdir:
             LazyValues(items, decode_payload),
         )
 
-    def graph(self, run: str) -> bytes | None:
-        """The run's serialized GraphDef, if it logged one."""
+    def graphs(self, run: str) -> list[str]:
+        """Tags of the run's graphs for ``graph(run, tag)``: ``""`` (the op graph) first when the
+        run logged one, then Keras models and run-metadata graphs in name order."""
         with self._lock:
-            return self._run(run).graph()
+            data = self._run(run).data
+            return graph_tags(data.tags(), has_run_graph=any(b is not None for b in data.graph_events()))
+
+    def graph(self, run: str, tag: str = "") -> Graph | None:
+        """One of the run's graphs (``tag`` from ``graphs(run)``; ``""``: its op graph), or None
+        when it has none. A graph that cannot be read is recorded in ``problems`` and reads as
+        None; ``Graph.graph_def`` keeps the GraphDef bytes it came from."""
+        with self._lock:
+            data = self._run(run).data
+            graph_def, meta_graph_def = data.graph_events()
+            plugin = data.plugin(tag) if tag else None
+            if tag and plugin not in GRAPH_PLUGINS:
+                raise KeyError(f"run {run!r} has no graph tag {tag!r}; graph tags: {self.graphs(run)}")
+            profile = data.run_metadata(tag) if plugin == PLUGIN_TAGGED_RUN_METADATA else None
+        try:
+            if not tag:
+                return run_graph(graph_def, meta_graph_def)
+            if profile is not None:
+                return graph_of_tag(PLUGIN_TAGGED_RUN_METADATA, profile, base=run_graph(graph_def, meta_graph_def))
+            series = self.tensors(run, tag)
+            if not len(series.step):
+                return None
+            return graph_of_tag(plugin, series.values[len(series.step) - 1])
+        except GraphError as err:
+            with self._lock:
+                self._problems[Problem(str(self.run_directory(run)), 0, f"graph {tag!r}: {err}")] = None
+            return None
+
+    def hparams(self, join: str | None = None) -> pd.DataFrame:
+        """The hparams experiment as a table: one row per trial (session), its hparams as
+        columns, each metric's last value, the trial's run, status and start time;
+        ``join="parent"`` also joins the scalars of each trial's parent run (torch's
+        ``add_hparams`` writes the trial in a sub-run of the run holding the training curves)."""
+        return hparams_frame(self, join)
 
     def run_metadata(self, run: str, tag: str) -> bytes:
         """Serialized RunMetadata logged under ``tag`` (TaggedRunMetadata events)."""
         with self._lock:
-            return self._run(run).run_metadata[tag]
+            return self._run(run).data.run_metadata(tag)
 
     def run_start_time(self, run: str) -> float | None:
         """Wall time of the run's first event (for TensorBoard's 'relative' x axis)."""
         with self._lock:
-            return self._run(run).start_time
+            return self._run(run).data.start_time
 
     def run_directory(self, run: str) -> Path:
         """Where the run's event files are."""
@@ -230,16 +263,17 @@ class Logdir:
         frames: list[pd.DataFrame] = []
         with self._lock:
             pairs = [(run, tag, plugin) for run in sorted(self._runs)
-                     for tag, plugin in sorted(self._runs[run].plugins.items())]
+                     for tag, plugin in self._runs[run].data.tags().items()]
         for run, tag, plugin in pairs:
             if kind == "scalars" and plugin == "scalars":
                 s = self.scalars(run, tag)
                 frames.append(pd.DataFrame({"run": run, "tag": tag, "step": s.step,
                                             "wall_time": s.wall_time, "value": s.value}))
             elif kind != "scalars" and plugin != "scalars" and (kind in ("tensors", plugin)):
-                if tag not in self._runs[run].tensors:
+                try:
+                    t = self.tensors(run, tag)
+                except KeyError:  # a tag of no sampled series (a graph)
                     continue
-                t = self.tensors(run, tag)
                 frames.append(pd.DataFrame({"run": run, "tag": tag, "step": t.step,
                                             "wall_time": t.wall_time, "value": list(t.values)}))
         if not frames:
@@ -250,7 +284,7 @@ class Logdir:
 
     def __repr__(self) -> str:
         with self._lock:
-            n_tags = sum(len(r.plugins) for r in self._runs.values())
+            n_tags = sum(len(r.data.tags()) for r in self._runs.values())
             return f"<tbnb.Logdir {str(self.path)!r}: {len(self._runs)} runs, {n_tags} tags>"
 
 
@@ -261,7 +295,7 @@ def decode_payload(payload: BlobRef | Record) -> np.ndarray:
             fh.seek(payload.offset)
             payload = Record(fh.read(payload.length), payload.index)
     value = event_pb2.Event.FromString(payload.data).summary.value[payload.index]
-    return compat.tensor_of(value)
+    return data_compat.tensor_of(value)
 
 
 def load(logdir: str | os.PathLike[str], *, samples_per_plugin: str | Mapping[str, Any] | None = None,

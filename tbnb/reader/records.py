@@ -2,7 +2,8 @@
 
 An event file is a sequence of records ``u64 length | u32 masked_crc(length) | data | u32
 masked_crc(data)``, all little-endian. This module turns a byte range of such a file into the
-positions of its records and nothing more: decoding the data is ``events.py``'s job.
+positions of its records and nothing more: decoding the data is ``events.py``'s job, checksums
+``crc.py``'s.
 
 Policy (TensorBoard's readers stall or give up on damage; we skip and report instead):
 
@@ -22,36 +23,17 @@ from dataclasses import dataclass, field
 import crc32c as _crc32c
 import numpy as np
 
+from .crc import header_crc_ok, mask
+from .problems import Problem
+
 HEADER_SIZE = 12
 FOOTER_SIZE = 4
 #: Larger than any record a protobuf writer can produce (protobuf caps messages at 2 GiB).
 MAX_RECORD_LENGTH = 1 << 31
-_MASK_DELTA = 0xA282EAD8
-_U32 = 0xFFFFFFFF
 _HEADER = struct.Struct("<QI")
 _FOOTER = struct.Struct("<I")
 
 
-def mask(crc: int) -> int:
-    """Apply TFRecord's (LevelDB's) CRC mask: rotate right by 15 bits and add a constant."""
-    return ((((crc >> 15) | (crc << 17)) & _U32) + _MASK_DELTA) & _U32
-
-
-def masked_crc32c(data: bytes | bytearray | memoryview) -> int:
-    """Return the masked CRC-32C of ``data``, as stored in event files."""
-    return mask(_crc32c.crc32c(data))
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something unreadable seen in a logdir; kept so that damage is visible, never fatal."""
-
-    path: str
-    offset: int
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.path} @ {self.offset}: {self.reason}"
 
 
 @dataclass
@@ -70,45 +52,6 @@ class Framed:
     #: From the bulk framer: {length: (data starts, [m, length] rows of record bytes)} for the
     #: records it gathered to check their CRCs, so the decoder need not gather them again.
     rows: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
-
-
-# ---------------------------------------------------------------------------------------------
-# Vectorised masked CRC-32C of many 8-byte windows: used to resynchronise after a damaged header
-# without a Python loop over every byte position.
-
-def _make_tables() -> np.ndarray:
-    poly = 0x82F63B78
-    base = np.zeros(256, dtype=np.uint32)
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ poly if c & 1 else c >> 1
-        base[i] = c
-    return base
-
-
-_TABLE = _make_tables()
-
-
-def header_crc_ok(buf: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """For each position p, whether ``buf[p+8:p+12]`` is the masked CRC of ``buf[p:p+8]``.
-
-    ``buf`` is a uint8 array and every position must have 12 bytes after it.
-    """
-    crc = np.full(positions.shape, _U32, dtype=np.uint32)
-    for k in range(8):
-        byte = buf[positions + k].astype(np.uint32)
-        crc = _TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    crc ^= np.uint32(_U32)
-    rot = (crc >> np.uint32(15)) | (crc << np.uint32(17))
-    masked = (rot.astype(np.uint64) + _MASK_DELTA) & _U32
-    stored = (
-        buf[positions + 8].astype(np.uint64)
-        | (buf[positions + 9].astype(np.uint64) << 8)
-        | (buf[positions + 10].astype(np.uint64) << 16)
-        | (buf[positions + 11].astype(np.uint64) << 24)
-    )
-    return masked == stored
 
 
 def find_next_header(buf: bytes | memoryview, start: int, chunk: int = 1 << 20) -> int | None:
@@ -152,7 +95,7 @@ def frame(buf: bytes | memoryview, path: str = "", base: int = 0, *, start: int 
     pos = start
     unpack_header = _HEADER.unpack_from
     unpack_footer = _FOOTER.unpack_from
-    crc = _crc32c.crc32c
+    crc, masked = _crc32c.crc32c, mask
     header_crcs: dict[int, int] = {}  # a log has few distinct lengths: their CRCs, once each
     while pos + HEADER_SIZE <= n and pos < stop:
         length, length_crc = unpack_header(view, pos)
@@ -179,8 +122,7 @@ def frame(buf: bytes | memoryview, path: str = "", base: int = 0, *, start: int 
         if end > n:
             break  # incomplete record: wait for the writer
         (data_crc,) = unpack_footer(view, end - FOOTER_SIZE)
-        c = crc(view[data_start : end - FOOTER_SIZE])
-        if ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF != data_crc:  # mask(c)
+        if masked(crc(view[data_start : end - FOOTER_SIZE])) != data_crc:
             problems.append(Problem(path, base + pos, "data CRC mismatch; record skipped"))
         else:
             starts.append(data_start)

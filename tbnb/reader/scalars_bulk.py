@@ -17,27 +17,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .frame_bulk import group_by_length
+from . import grouping
+from .grouping import group_by_length, tag_ids
 from .proto import types_pb2
-from .tags_bulk import tag_ids
+from .wire import NoTemplate, Template, column, steps_of, varint
 
-#: Smallest group worth decoding in bulk; smaller ones go through protobuf.
-MIN_GROUP = 16
 #: Templates tried per group before the remaining records are left to protobuf.
 MAX_TEMPLATES = 8
 MAX_LENGTH = 512
-
-
-@dataclass(frozen=True)
-class Template:
-    """Where a template record keeps the fields every kind of template reads (byte columns
-    within the record), and which bytes decide that another record parses alike."""
-
-    wall: int | None
-    step: tuple[int, int] | None  # column, varint length
-    tag: tuple[int, int]  # column, length
-    structural: tuple[int, ...]  # columns whose bytes must equal the template's
-    continuation: tuple[int, ...]  # varint columns whose top bit must equal the template's
 
 
 @dataclass(frozen=True)
@@ -58,23 +45,6 @@ class BulkScalars:
     step: np.ndarray
     wall: np.ndarray
     value: np.ndarray
-
-
-class NoTemplate(Exception):
-    """The record is not one the template being built can describe."""
-
-
-def varint(data: bytes, pos: int, end: int) -> tuple[int, int]:
-    """(value, next position) of the varint at ``pos``; NoTemplate past ``end`` or 10 bytes."""
-    result = shift = 0
-    while pos < end and shift < 70:
-        b = data[pos]
-        result |= (b & 0x7F) << shift
-        pos += 1
-        if not b & 0x80:
-            return result, pos
-        shift += 7
-    raise NoTemplate
 
 
 class _Walker:
@@ -191,21 +161,6 @@ def template(data: bytes | memoryview) -> Layout | None:
     return Layout(wall, step, tag, tuple(sorted(set(w.structural))), tuple(w.continuation), value, tf2)
 
 
-def column(rows: np.ndarray, col: int, dtype: str) -> np.ndarray:
-    size = np.dtype(dtype).itemsize
-    return np.ascontiguousarray(rows[:, col : col + size]).view(dtype).reshape(-1)
-
-
-def steps_of(rows: np.ndarray, step: tuple[int, int] | None) -> np.ndarray:
-    if step is None:
-        return np.zeros(len(rows), dtype=np.int64)
-    col, k = step
-    out = np.zeros(len(rows), dtype=np.uint64)
-    for i in range(k):
-        out |= (rows[:, col + i] & 0x7F).astype(np.uint64) << np.uint64(7 * i)
-    return out.view(np.int64)
-
-
 Part = tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
@@ -218,7 +173,7 @@ def _decode_group(rows: np.ndarray, buf: bytes | memoryview, starts: np.ndarray,
     remaining: np.ndarray | None = None  # None: every row of the group
     for _ in range(MAX_TEMPLATES):
         count = len(rows) if remaining is None else len(remaining)
-        if count < MIN_GROUP:
+        if count < grouping.MIN_DECODE_GROUP:
             return
         head = 0 if remaining is None else int(remaining[0])
         first = int(starts[head])
@@ -280,7 +235,7 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
     wall = np.zeros(n, dtype=np.float64)
     value = np.zeros(n, dtype=np.float64)
     for length, group in group_by_length(lengths, MAX_LENGTH + 1):
-        if len(group) < MIN_GROUP:
+        if len(group) < grouping.MIN_DECODE_GROUP:
             continue
         parts: list[Part] = []
         known = (gathered or {}).get(length)

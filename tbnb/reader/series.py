@@ -8,7 +8,7 @@ from typing import Callable, overload
 
 import numpy as np
 
-from .store import BlobRef, Item, Record
+from .items import BlobRef, Item, Record
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .frame_bulk import group_by_length
-from .scalars_bulk import NoTemplate, Template, column, steps_of, varint
-from .tags_bulk import tag_ids
+from .grouping import group_by_length, tag_ids
+from .wire import MAX_VARINT_BYTES, NoTemplate, Template, column, steps_of, varint, varints
 
 #: Summary.Value payload fields this walker knows (``simple_value`` is the scalar decoder's).
 PAYLOAD_FIELDS = {4: "image", 5: "histo", 6: "audio", 8: "tensor"}
@@ -58,8 +57,7 @@ class _Cursor:
         self.pos = starts.astype(np.int64)
         self.end = (starts + lengths).astype(np.int64)
         self.ok = np.ones(len(starts), dtype=bool)
-        self.windows = sliding_window_view(a, 10)
-        self.last_window = len(a) - 10
+        self.windows = sliding_window_view(a, MAX_VARINT_BYTES)
 
     def move(self, where: np.ndarray, to: np.ndarray) -> None:
         """Move the rows in ``where`` to ``to`` (clamped into the buffer; overruns are not ok)."""
@@ -71,39 +69,11 @@ class _Cursor:
         return self.a[np.clip(at, 0, self.limit - 1)]
 
     def varint(self, at: np.ndarray, where: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(value, byte count) of the varint at ``at``; rows in ``where`` must hold a whole one.
-
-        Byte by byte for the first three (a step below 2**21, a length below 2 MiB: nearly
-        every varint of a log), each pass only over the rows still going; longer ones from
-        10-byte windows.
-        """
-        byte = self.byte(at)
-        value = (byte & 0x7F).astype(np.uint64)
-        count = np.ones(len(at), dtype=np.int64)
-        going = np.flatnonzero(byte >= 0x80)
-        for i in range(1, 3):
-            if not len(going):
-                break
-            byte = self.byte(at[going] + i)
-            value[going] |= (byte & 0x7F).astype(np.uint64) << np.uint64(7 * i)
-            count[going] += 1
-            going = going[byte >= 0x80]
-        if len(going):
-            value[going], count[going], whole = self._long_varint(at[going])
-            self.ok[going] &= ~where[going] | whole
-        self.ok &= ~where | (at + count <= self.limit)  # every byte inside the buffer
+        """(value, byte count) of the varint at ``at``; rows in ``where`` must hold a whole one,
+        inside the buffer."""
+        value, count, whole = varints(self.a, self.windows, at)
+        self.ok &= ~where | (whole & (at + count <= self.limit))
         return value, count
-
-    def _long_varint(self, at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(value, byte count, whether it ends within 10 bytes) from 10-byte windows."""
-        w = self.windows[np.clip(at, 0, self.last_window)]
-        more = (w & 0x80) != 0
-        count = np.argmin(more, axis=1) + 1
-        value = np.zeros(len(at), dtype=np.uint64)
-        for i in range(int(count.max()) if len(at) else 0):
-            part = (w[:, i] & 0x7F).astype(np.uint64) << np.uint64(7 * i)
-            value |= np.where(i < count, part, np.uint64(0))
-        return value, count, ~more.all(axis=1) & (at <= self.last_window)
 
     def field(self, key: int, where: np.ndarray) -> np.ndarray:
         """Step rows in ``where`` over a one-byte ``key`` and its varint length; return the length."""

@@ -11,7 +11,7 @@ import struct
 
 import crc32c
 
-from tbnb.reader.records import mask
+from tbnb.reader.crc import mask
 
 _LENGTH = struct.Struct("<Q")
 _CRC = struct.Struct("<I")

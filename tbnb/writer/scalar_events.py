@@ -15,7 +15,7 @@ import crc32c
 import numpy as np
 
 from tbnb.reader.proto import plugin_data_pb2, summary_pb2, types_pb2
-from tbnb.reader.records import mask
+from tbnb.reader.crc import mask
 
 
 def _varint(n: int) -> bytes:

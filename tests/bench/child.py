@@ -44,18 +44,17 @@ def peak_rss_mb() -> float:
 
 
 def store_stats(lg: Any) -> dict[str, Any]:
-    """Scalar points held and bytes of their columns (spare capacity included), from tbnb's
-    private store: ``Logdir._runs[run].scalars[tag]`` with ``.nbytes`` and ``.n``."""
+    """Scalar points held and bytes of their columns (spare capacity included), from each run's
+    data: ``Logdir._runs[run].data.scalar_footprint()``."""
     try:
         total_bytes = points = 0
         for run in lg._runs.values():
-            for cols in run.scalars.values():
-                nbytes = cols.nbytes() if callable(cols.nbytes) else cols.nbytes
-                total_bytes += int(nbytes)
-                points += int(cols.n)
+            n, nbytes = run.data.scalar_footprint()
+            total_bytes += int(nbytes)
+            points += int(n)
     except AttributeError as err:
         return {"store_error": (f"tbnb's store changed ({err}); the benchmark reads "
-                                "Logdir._runs[run].scalars[tag].nbytes and .n: update tests/bench/child.py")}
+                                "Logdir._runs[run].data.scalar_footprint(): update tests/bench/child.py")}
     return {"scalar_points": points, "scalar_bytes": total_bytes,
             "bytes_per_point": total_bytes / points if points else None}
 

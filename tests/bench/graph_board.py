@@ -96,12 +96,12 @@ def ensure_logdir(cache: Path, size: int) -> Path:
 def target_scope(logdir: Path) -> tuple[list[str], str, int]:
     """(ancestors to open, the scope, its children): the scope with the most children, at most 500."""
     import tbnb
-    from tbnb.reader.plugins.graph import build_hierarchy, run_graph
+    from tbnb.reader.plugins.graph import build_hierarchy
     from tbnb.reader.plugins.graph.display import children, display
     from tbnb.reader.plugins.graph.hierarchy import OP
     from tbnb.reader.plugins.graph.search import ancestors
 
-    h = build_hierarchy(run_graph(tbnb.load(logdir).graph("run")))
+    h = build_hierarchy(tbnb.load(logdir).graph("run"))
     d = display(h)
     best, best_n = -1, -1
     for item in range(h.n_ops, h.n_items):

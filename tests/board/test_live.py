@@ -83,6 +83,22 @@ def test_removed_run(make_board, small_logdir: Path) -> None:
     assert msg["removed_runs"] == ["b"] and msg["runs"] == []
     assert page.board.status["runs"] == 1
     assert page.board.run_colors["b"] == PALETTE[1]  # kept: a run that comes back keeps its colour
+    # The board says what happened, in its status and in the logdir's problems.
+    assert page.board.status["message"] == "removed from the logdir, their data dropped: b"
+    assert any("run 'b' removed" in p.reason for p in page.board.logdir.problems)
+    page.board._poll_tick()  # an idle tick keeps the message
+    assert page.board.status["message"] == "removed from the logdir, their data dropped: b"
+
+
+def test_a_removed_run_that_comes_back_clears_the_message(make_board, small_logdir: Path) -> None:
+    page = Page(make_board(small_logdir))
+    saved = small_logdir.parent / "b-saved"
+    shutil.move(small_logdir / "b", saved)
+    page.board._poll_tick()
+    assert "b" in page.board.status["message"]
+    shutil.move(saved, small_logdir / "b")
+    page.board._poll_tick()
+    assert page.board.status["message"] is None and page.board.status["runs"] == 2
 
 
 def test_logdir_created_after_the_board(make_board, tmp_path: Path) -> None:

@@ -101,9 +101,10 @@ def test_only_answered_types_are_pushed() -> None:
 
 
 def test_the_registry_covers_the_wire_protocol() -> None:
-    assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "distributions", "graph", "graph_explorer",
-                                             "graph_list", "histograms", "json", "series", "text"]
-    assert sorted(dashboards.push_keys()) == ["distributions", "histograms", "series"]
+    assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "custom_scalars", "distributions", "graph",
+                                             "graph_explorer", "graph_list", "histograms", "hparams", "json", "mesh",
+                                             "meshes", "pr_curves", "series", "text"]
+    assert sorted(dashboards.push_keys()) == ["distributions", "histograms", "pr_curves", "series"]
 
 
 def test_every_registered_dashboard_is_named_in_the_shared_constants() -> None:

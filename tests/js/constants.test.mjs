@@ -29,6 +29,7 @@ test("constants.js exports the JSON's values", () => {
   assert.equal(constants.DEFAULT_SMOOTHING, SHARED.default_smoothing);
   assert.deepEqual(constants.DASHBOARD_IDS, SHARED.dashboards);
   assert.deepEqual(constants.CARD_TYPES, SHARED.card_types);
+  assert.deepEqual(constants.DEFAULT_CARD_TYPES, SHARED.default_card_types);
   assert.deepEqual(constants.HISTOGRAM_MODES, SHARED.histogram_modes);
   assert.deepEqual(constants.X_AXES, SHARED.x_axes);
 });
@@ -39,7 +40,7 @@ test("the modules that use them use the JSON's values", () => {
   assert.equal(DEFAULTS.card_width, SHARED.default_card_width);
   assert.equal(DEFAULTS.smoothing, SHARED.default_smoothing);
   assert.equal(DEFAULTS.dashboard, SHARED.dashboards[0]);
-  assert.deepEqual(DEFAULTS.card_types, SHARED.card_types);
+  assert.deepEqual(DEFAULTS.card_types, SHARED.default_card_types);
   assert.equal(DEFAULTS.histogram_mode, SHARED.histogram_modes[0]);
   assert.equal(DEFAULTS.x_axis, SHARED.x_axes[0]);
   assert.equal(DEFAULTS.view.x_axis, SHARED.x_axes[0]);

@@ -22,11 +22,11 @@ import {
 test("tabs: TensorBoard's names, one per value of the `dashboard` trait (protocol.DASHBOARDS)", () => {
   assert.deepEqual(
     DASHBOARDS.map(({ id }) => id),
-    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "graphs"],
+    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "pr_curves", "custom_scalars", "hparams", "mesh", "graphs"],
   );
   assert.deepEqual(
     DASHBOARDS.map(({ label }) => label),
-    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "Graphs"],
+    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "PR curves", "Custom scalars", "HParams", "Mesh", "Graphs"],
   );
   for (const { id, label } of DASHBOARDS) {
     assert.equal(normalizeDashboard(id), id);
@@ -42,17 +42,19 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   assert.deepEqual(kindsFor("timeseries", ["scalars", "histograms", "images"]), ["scalars", "histograms", "images"]);
   assert.deepEqual(kindsFor("timeseries", ["images", "scalars"]), ["scalars", "images"], "display order");
   assert.deepEqual(kindsFor("timeseries", []), []);
-  assert.deepEqual(kindsFor("timeseries", undefined), CARD_TYPES, "no trait: all three");
+  assert.deepEqual(kindsFor("timeseries", undefined), ["scalars", "histograms", "images"], "no trait: TensorBoard's three");
+  assert.deepEqual(kindsFor("timeseries", CARD_TYPES), ["scalars", "histograms", "images", "pr_curves"], "PR cards on request");
   for (const id of ["scalars", "histograms", "distributions", "images", "audio", "text"]) {
     assert.deepEqual(kindsFor(id, []), [id], "card_types applies to the time series tab only");
   }
   assert.equal(kindOf("distributions").plugin, "histograms");
   assert.equal(kindOf("images").plugin, "images");
   assert.ok(showsCardTypes("timeseries") && showsCardTypes("nonsense") && !showsCardTypes("images"));
-  assert.deepEqual(CARD_TYPES.map(cardTypeLabel), ["Scalars", "Histograms", "Images"]);
+  assert.deepEqual(CARD_TYPES.map(cardTypeLabel), ["Scalars", "Histograms", "Images", "PR curves"]);
   assert.equal(perRun("scalars"), false, "one scalar card draws every run");
   assert.ok(["histograms", "distributions", "images", "audio", "text"].every(perRun));
   assert.deepEqual(new Map(redrawTraits()).get("histogram_mode"), ["histograms"]);
+  assert.deepEqual(new Map(redrawTraits()).get("hparams_join"), ["hparams"]);
   assert.deepEqual(new Map(redrawTraits()).get("graph_expanded"), ["graph"]);
 });
 
@@ -124,7 +126,7 @@ test("what the cards area says when there are no cards", () => {
   const say = (dashboard, { cardTypes = CARD_TYPES, shown = ["a", "b", "c"], filter = "", message, plugins = tags } = {}) =>
     emptyMessage(layoutItems({ dashboard, cardTypes, tags: plugins, shown: new Set(shown), filter }), { tags: plugins, filter, message });
   assert.equal(say("timeseries"), null);
-  assert.equal(say("timeseries", { cardTypes: [] }), "No card type is selected: tick Scalars, Histograms or Images above.");
+  assert.equal(say("timeseries", { cardTypes: [] }), "No card type is selected: tick Scalars, Histograms, Images or PR curves above.");
   const none = new Map();
   assert.equal(
     say("scalars", { plugins: none }),
@@ -137,4 +139,28 @@ test("what the cards area says when there are no cards", () => {
   assert.equal(say("text", { plugins: none, message: "waiting for runs/ to be created" }), "No text data yet: waiting for runs/ to be created.");
   assert.equal(say("text", { shown: ["a"] }), "No selected run has text data: see the run selector on the left.");
   assert.equal(say("histograms", { filter: "^nothing" }), "No tag matches the filter “^nothing”.");
+});
+
+test("a dashboard with a `section` lays its cards out in that one section, whatever the tag filter", () => {
+  const tags = new Map([["custom_scalars", new Map([["custom_scalars__config__", { runs: ["a"] }]])]]);
+  const layout = layoutItems({ dashboard: "custom_scalars", cardTypes: [], tags, shown: new Set(["a", "b"]), filter: "nomatch", pinned: ["custom_scalars__config__"] });
+  assert.deepEqual(layout.groups.map((g) => g.name), ["Layout"]);
+  assert.deepEqual(layout.groups[0].items.map((i) => [i.kind, i.tag, i.run]), [["custom_scalars", "custom_scalars__config__", null]]);
+  assert.deepEqual(layout.pinned, []);
+  const none = layoutItems({ dashboard: "custom_scalars", cardTypes: [], tags, shown: new Set(["b"]) });
+  assert.deepEqual(none.groups, []);
+});
+
+test("a `whole` tab (hparams, mesh) is one card, shown while any run has its plugin's tags", () => {
+  const tags = new Map([
+    ["hparams", new Map([["_hparams_/session_start_info", { runs: ["t/1"] }], ["_hparams_/experiment", { runs: ["t/1"] }]])],
+    ["scalars", new Map([["loss", { runs: ["t"] }]])],
+  ]);
+  const layout = layoutItems({ dashboard: "hparams", cardTypes: [], tags, shown: new Set(["t"]), filter: "zzz" });
+  assert.deepEqual(layout.groups, [{ name: "HParams", items: [{ kind: "hparams", tag: "hparams", run: null, rowStart: false }] }]);
+  assert.deepEqual(layout.pinned, []);
+  assert.equal(emptyMessage(layout, { tags, filter: "zzz" }), null, "neither the run selection nor the tag filter hides it");
+  const none = layoutItems({ dashboard: "mesh", cardTypes: [], tags, shown: new Set(["t"]) });
+  assert.deepEqual(none.groups, []);
+  assert.match(emptyMessage(none, { tags, filter: "" }), /No mesh data yet/);
 });

@@ -19,7 +19,7 @@ import pytest
 
 import tbnb
 from tbnb.reader import frame_bulk as frame_bulk_module
-from tbnb.reader import tags_bulk, values_bulk
+from tbnb.reader import grouping
 from tbnb.reader.frame_bulk import frame_bulk
 from tbnb.reader.proto import event_pb2, summary_pb2, types_pb2
 from tbnb.reader.records import frame
@@ -55,7 +55,7 @@ def assert_same_logdir(path: Path, **kwargs: object) -> None:
                 assert a.step.tobytes() == b.step.tobytes(), (run, tag)
                 assert a.wall_time.tobytes() == b.wall_time.tobytes(), (run, tag)
                 assert a.value.tobytes() == b.value.tobytes(), (run, tag)
-            elif tag in fast._runs[run].tensors:
+            elif fast._runs[run].data.sampled(tag) is not None:
                 a2, b2 = fast.tensors(run, tag), slow.tensors(run, tag)
                 assert a2.step.tolist() == b2.step.tolist()
                 for x, y in zip(a2.values, b2.values):
@@ -65,34 +65,33 @@ def assert_same_logdir(path: Path, **kwargs: object) -> None:
 
 @contextlib.contextmanager
 def protobuf_rows() -> Iterator[list[int]]:
-    """Count the records that go through the protobuf path (Run._process_rows) while active."""
-    import tbnb.reader.run as run_module
+    """Count the records that go through the protobuf path (RunData.apply_records) while active."""
+    from tbnb.reader.run_data import RunData
 
     calls: list[int] = []
-    real = run_module.Run._process_rows
+    real = RunData.apply_records
 
     def counting(self, buf, rows, *args, **kwargs):  # type: ignore[no-untyped-def]
         rows = list(rows)
         calls.append(len(rows))
         return real(self, buf, rows, *args, **kwargs)
 
-    run_module.Run._process_rows = counting  # type: ignore[method-assign]
+    RunData.apply_records = counting  # type: ignore[method-assign]
     try:
         yield calls
     finally:
-        run_module.Run._process_rows = real  # type: ignore[method-assign]
+        RunData.apply_records = real  # type: ignore[method-assign]
 
 
 @pytest.fixture
 def small_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let the bulk paths engage on test-sized inputs."""
-    import tbnb.reader.run as run_module
-    import tbnb.reader.scalars_bulk as scalars_module
+    import tbnb.reader.bulk_apply as bulk_apply_module
 
     monkeypatch.setattr(frame_bulk_module, "MIN_BULK_BYTES", 0)
-    monkeypatch.setattr(frame_bulk_module, "MIN_GROUP", 2)
-    monkeypatch.setattr(scalars_module, "MIN_GROUP", 2)
-    monkeypatch.setattr(run_module, "BULK_MIN_RECORDS", 1)
+    monkeypatch.setattr(grouping, "MIN_CRC_GROUP", 2)
+    monkeypatch.setattr(grouping, "MIN_DECODE_GROUP", 2)
+    monkeypatch.setattr(bulk_apply_module, "BULK_MIN_RECORDS", 1)
 
 
 # -- randomised records ---------------------------------------------------------------------------
@@ -302,38 +301,6 @@ def test_large_records_follow_the_chain_and_match(seed: int) -> None:
     assert_same_framing(bytes(header))
 
 
-def _varint(value: int) -> bytes:
-    """protobuf's varint of ``value`` (0 <= value < 2**64), as an Event's int64 step writes it."""
-    signed = value - (1 << 64) if value >= 1 << 63 else value
-    return event_pb2.Event(step=signed).SerializeToString()[1:]  # after the key byte 0x10
-
-
-def test_cursor_varints_of_every_length_and_at_the_buffer_end() -> None:
-    """The walker's varints, 1 to 10 bytes, decode as protobuf's; one that would run past the
-    buffer, or past 10 bytes, flags its row (protobuf then parses that record)."""
-    from tbnb.reader.values_bulk import _Cursor
-
-    rng = np.random.default_rng(5)
-    values = [1, 127, 128, 300, 16_383, 16_384, (1 << 21) - 1, 1 << 21, 1 << 28, 1 << 35, 1 << 42,
-              1 << 49, 1 << 56, (1 << 63) + 5, (1 << 64) - 1] + rng.integers(0, 1 << 62, 40).tolist()
-    blob, at = b"", []
-    for v in values:
-        at.append(len(blob))
-        blob += _varint(int(v)) + b"\x00"
-    at.append(len(blob))
-    blob += b"\xff" * 11 + b"\x00"  # eleven continuation bytes: not a varint
-    at.append(len(blob))
-    blob += b"\xff\xff"  # a varint cut by the end of the buffer
-    a = np.frombuffer(blob, dtype=np.uint8)
-    where = np.ones(len(at), dtype=bool)
-    cursor = _Cursor(a, np.array(at), np.full(len(at), 12))
-    value, count = cursor.varint(np.array(at), where)
-    n = len(values)
-    assert value[:n].tolist() == [int(v) for v in values]
-    assert count[:n].tolist() == [len(_varint(int(v))) for v in values]
-    assert cursor.ok.tolist() == [True] * n + [False, False]
-
-
 @pytest.mark.parametrize("first", [0, 1, 3])
 def test_a_large_first_record_does_not_decide_how_a_log_is_framed(monkeypatch: pytest.MonkeyPatch,
                                                                     first: int) -> None:
@@ -352,42 +319,6 @@ def test_a_large_first_record_does_not_decide_how_a_log_is_framed(monkeypatch: p
     assert chained == []
 
 
-_TAG_POOLS = {
-    "one": [b"loss"],
-    "last byte": [b"w/layer_0/abc", b"w/layer_0/abd"],
-    "late": [b"w/layer_0/abc", b"w/layer_0/abd", b"w/layer_0/abe"],  # the third after the sample
-    "past the first key": [b"a" * 19, b"b" * 9 + b"a" * 10, b"b" * 9 + b"a" * 9 + b"b"],
-}
-
-
-@pytest.mark.parametrize("pool", ["one", "last byte", "late", "past the first key", 7, 300])
-def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
-    """Tags of one length that differ in many columns (more than one 64-bit key holds: two tags
-    alike in the first eight differing columns), or in one byte only (also one first seen past
-    the rows looked at first); past 256 distinct tags the sorting fallback: every row gets the
-    index of exactly its own tag, each representative row holds that tag and is its first row,
-    tags numbered in order of appearance."""
-    rng = np.random.default_rng(5)
-    if isinstance(pool, int):
-        names: set[bytes] = set()
-        while len(names) < pool:
-            names.add(bytes(rng.integers(97, 123, 19, dtype=np.uint8)))
-        tags = sorted(names)
-    else:
-        tags = [t.ljust(19, b"_") for t in _TAG_POOLS[pool]]
-    chosen = rng.integers(0, len(tags), 5000)
-    if pool == "late":
-        chosen[: tags_bulk.TAG_SAMPLE + 100] %= 2
-    rows = np.zeros((5000, 25), dtype=np.uint8)
-    rows[:, 3:22] = np.frombuffer(b"".join(tags[i] for i in chosen.tolist()), dtype=np.uint8).reshape(-1, 19)
-    rows[:, :3] = rng.integers(0, 256, (5000, 3))  # other columns vary freely
-    reps, inverse = tags_bulk.tag_ids(rows, (3, 19))
-    tag_of_rep = [bytes(rows[r, 3:22]) for r in reps.tolist()]
-    assert len(set(tag_of_rep)) == len(tag_of_rep) == len(set(chosen.tolist()))
-    assert [tag_of_rep[i] for i in inverse.tolist()] == [tags[i] for i in chosen.tolist()]
-    assert reps.tolist() == sorted(reps.tolist()) == [inverse.tolist().index(i) for i in range(len(reps))]
-
-
 def test_logs_of_large_records_are_read_in_larger_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A media log is read in LARGE_READ_CHUNK pieces (fewer batches, each reservoir looks at a
     tag fewer times), a scalar log in READ_CHUNK pieces; both as the sequential path reads them."""
@@ -396,13 +327,13 @@ def test_logs_of_large_records_are_read_in_larger_pieces(tmp_path: Path, monkeyp
     monkeypatch.setattr(run_module, "READ_CHUNK", 1 << 16)
     monkeypatch.setattr(run_module, "LARGE_READ_CHUNK", 1 << 20)
     batches: dict[str, list[int]] = {"media": [], "run_00": []}
-    real = run_module.Run._process
+    real = run_module.apply_batch
 
-    def counting(self, buf, framed, path, base, delta):  # type: ignore[no-untyped-def]
+    def counting(data, buf, framed, path, base, delta, bulk=True):  # type: ignore[no-untyped-def]
         batches[Path(path).parent.name].append(len(buf))
-        return real(self, buf, framed, path, base, delta)
+        return real(data, buf, framed, path, base, delta, bulk)
 
-    monkeypatch.setattr(run_module.Run, "_process", counting)
+    monkeypatch.setattr(run_module, "apply_batch", counting)
     rng = np.random.default_rng(3)
     with EventWriter(tmp_path / "media") as w:
         for i in range(600):
@@ -416,102 +347,3 @@ def test_logs_of_large_records_are_read_in_larger_pieces(tmp_path: Path, monkeyp
     assert batches["media"] == [media_size]
     assert len(batches["run_00"]) > 3 and max(batches["run_00"]) <= 1 << 16
     assert_same_logdir(tmp_path)
-
-
-# -- one-value records: template matching against the cursor walk ---------------------------------
-
-def _field(number: int, body: bytes) -> bytes:
-    """A length-delimited field (one-byte key) with its varint length."""
-    return bytes([number << 3 | 2]) + _varint(len(body)) + body
-
-
-def _value_record(rng: np.random.Generator, shape: dict[str, object], step: int) -> bytes:
-    """``Event{wall_time?, step?, summary{value{...}}}`` by hand: the value's fields in the
-    shape's order, some of them ones the walker must refuse."""
-    parts = {"tag": _field(1, shape["tag"]), "payload": _field(shape["payload"], rng.bytes(shape["size"])),
-             "metadata": _field(9, _field(1, _field(1, b"images"))), "extra": _field(3, b"n"),
-             "other": _field(3, b"0123456789")}  # as long as the metadata
-    value = b"".join(parts[name] for name in shape["order"])
-    summary = _field(1, value) * shape["values"]
-    event = b""
-    if shape["wall"]:
-        event += b"\x09" + struct.pack("<d", 1.6e9 + rng.random())
-    if shape["step"]:
-        event += b"\x10" + _varint(step % (1 << 64))
-    return event + _field(5, summary) + shape["tail"]
-
-
-def _value_shapes() -> list[dict[str, object]]:
-    shapes = []
-    for order in (("tag", "payload"), ("tag", "payload", "metadata"), ("payload", "tag"),
-                  ("metadata", "tag", "payload"), ("tag",), ("tag", "payload", "extra"), ("tag", "tag", "payload")):
-        for wall, step in ((True, True), (False, True), (True, False)):
-            for tag in (b"w/layer_0", b"w/lay\xff_0", b"t" * 130, b""):
-                for payload in (4, 5, 8):
-                    shapes.append({"order": order, "wall": wall, "step": step, "tag": tag, "payload": payload,
-                                   "size": 40, "values": 1, "tail": b""})
-    shapes.append({**shapes[0], "values": 2})  # two values
-    shapes.append({**shapes[0], "tail": b"\x18\x01"})  # a field after the summary
-    shapes.append({**shapes[0], "tag": b"w/layer_00", "size": 39})  # same length, other split
-    shapes.append({**shapes[0], "size": 400})  # a length varint of two bytes
-    for last in ("metadata", "other"):  # alike up to a key far beyond the head
-        shapes.append({**shapes[0], "order": ("tag", "payload", last), "size": 400})
-    return shapes
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_value_templates_give_the_cursor_walks_result(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
-    """Records of one length matched against a template give exactly what the cursor walk
-    gives: rows kept, tags, steps (of every varint width), wall times, metadata flags, whatever
-    their shape (fields the walker refuses, other orders, a non-UTF-8 or long tag, same length
-    with another split) and with random bytes damaged."""
-    monkeypatch.setattr(values_bulk, "MIN_TEMPLATE_ROWS", 2)
-    monkeypatch.setattr(values_bulk, "MIN_TEMPLATE_SHARE", 0.0)
-    monkeypatch.setattr(values_bulk, "TEMPLATES_PER_GROUP", 8)
-    rng = np.random.default_rng(seed)
-    shapes = _value_shapes()
-    good = [i for i, sh in enumerate(shapes) if sh["tag"] == b"w/layer_0" and sh["values"] == 1
-            and sh["tail"] == b"" and sh["order"] in (("tag", "payload"), ("payload", "tag"), ("tag", "payload", "other"),
-                                                      ("tag", "payload", "metadata"), ("metadata", "tag", "payload"))]
-    records = []
-    for _ in range(3000):
-        shape = shapes[int(rng.choice(good)) if rng.random() < 0.6 else int(rng.integers(0, len(shapes)))]
-        width = int(rng.choice([1, 2, 3, 5, 10]))  # a step varint of this many bytes
-        step = {1: 5, 2: 300, 3: 1 << 15, 5: 1 << 30, 10: -7}[width] + int(rng.integers(0, 3))
-        data = bytearray(_value_record(rng, shape, step))
-        if rng.random() < 0.1:  # damage: a structural byte most likely, anything possible
-            data[int(rng.integers(0, min(len(data), 40)))] ^= 1 << int(rng.integers(0, 8))
-        records.append(bytes(data))
-    buf = b"".join(records)
-    lengths = np.array([len(r) for r in records], dtype=np.int64)
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    walked_rows = []
-    real_walk = values_bulk._walk
-    monkeypatch.setattr(values_bulk, "_walk", lambda a, s, n: walked_rows.append(len(s)) or real_walk(a, s, n))
-    got = values_bulk.walk_values(buf, starts, lengths)
-    assert sum(walked_rows) < len(records) // 2  # templates took most rows
-    want = values_bulk.walk_values(buf, starts, lengths, templates=False)
-    assert len(want.rows) > len(records) // 2  # the comparison is not vacuous
-    assert got.rows.tolist() == want.rows.tolist()
-    assert [got.tags[i] for i in got.tag] == [want.tags[i] for i in want.tag]
-    assert got.step.tolist() == want.step.tolist()
-    assert got.wall.tobytes() == want.wall.tobytes()
-    assert got.has_metadata.tolist() == want.has_metadata.tolist()
-
-
-@pytest.mark.parametrize("multipliers", [None, (0,)])
-def test_key_lookup_finds_every_key_or_says_one_is_missing(monkeypatch: pytest.MonkeyPatch,
-                                                           multipliers: tuple[int, ...] | None) -> None:
-    """The hashed lookup of tag keys (and the binary search when no multiplier keeps the keys
-    apart: multiplier 0 puts them all in one slot) gives each key's index, or None when a key
-    is not among those looked up."""
-    if multipliers is not None:
-        monkeypatch.setattr(tags_bulk, "_MULTIPLIERS", multipliers)
-    rng = np.random.default_rng(9)
-    distinct = np.unique(rng.integers(0, 1 << 63, 40, dtype=np.uint64) * np.uint64(2))
-    key = distinct[rng.integers(0, len(distinct), 10000)]
-    at = tags_bulk._lookup(distinct, key)
-    assert at is not None and np.array_equal(distinct[at], key)
-    stray = key.copy()
-    stray[7777] += np.uint64(1)  # odd: not among the distinct keys
-    assert tags_bulk._lookup(distinct, stray) is None

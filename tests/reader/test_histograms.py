@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from tbnb.reader import compat
+from tbnb.reader import data_compat
 from tbnb.reader.plugins.histograms import BASIS_POINTS, bin_edges, compress, rebin, value_range
 from tbnb.reader.proto import summary_pb2
 from tbnb.testing import histogram_buckets
@@ -58,7 +58,7 @@ def test_empty_steps_do_not_pull_the_range_to_zero() -> None:
 def test_tf1_histo_with_empty_end_buckets() -> None:
     histo = summary_pb2.HistogramProto(min=0.5, max=2.5, num=4, sum=6, sum_squares=10,
                                        bucket_limit=[0, 1, 2, 3, 4], bucket=[0, 1, 3, 0, 0])
-    buckets = compat.histogram_from_histo(histo)  # trimmed: [0.5, 1) 1 and [1, 2.5] 3
+    buckets = data_compat.histogram_from_histo(histo)  # trimmed: [0.5, 1) 1 and [1, 2.5] 3
     assert buckets.tolist() == [[0.5, 1, 1], [1, 2.5, 3]]
     edges, counts = rebin([buckets], bins=2)
     assert edges.tolist() == [0.5, 1.5, 2.5]

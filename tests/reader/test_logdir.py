@@ -229,9 +229,9 @@ def test_images_are_read_from_disk_when_indexed(tmp_path: Path) -> None:
         w.add_image("img", np.zeros((4, 6, 3), dtype=np.uint8), 0)
     lg = tbnb.load(tmp_path)
     run = lg._runs["."]
-    from tbnb.reader.store import BlobRef
+    from tbnb.reader.items import BlobRef
 
-    assert isinstance(run.tensors["img"].items[0].payload, BlobRef)
+    assert isinstance(run.data.sampled("img")[0].payload, BlobRef)
     value = lg.tensors(".", "img").values[0]
     assert value[0] == b"6" and value[1] == b"4" and value[2][:4] == b"\x89PNG"
 
@@ -308,7 +308,7 @@ def test_a_reload_reads_only_the_runs_that_changed(tmp_path: Path, monkeypatch: 
     reloaded: list[str] = []
     real = run_module.Run.reload
     monkeypatch.setattr(run_module.Run, "reload",
-                        lambda self, paths, scratch=None: reloaded.append(self.name) or real(self, paths, scratch))
+                        lambda self, paths, buffer=None: reloaded.append(self.name) or real(self, paths, buffer))
     assert not lg.reload() and reloaded == []
     writers["b"].add_scalar("x", 2.0, 1)
     writers["b"].flush()
@@ -349,3 +349,40 @@ def test_a_load_imports_nothing_more(tmp_path: Path) -> None:
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_damaged_meta_graph_is_a_problem_not_an_exception(tmp_path) -> None:
+    """An Event whose meta_graph_def is not a MetaGraphDef: the run lists its graph, reading it
+    says what is wrong through ``problems`` and returns None (it used to raise DecodeError)."""
+    with EventWriter(tmp_path / "run") as w:
+        w.add_scalar("loss", 1.0, 1)
+        w.add_event(event_pb2.Event(wall_time=1.0, meta_graph_def=b"\x0a\xff\xff\xff\xff\x0f"))
+    lg = tbnb.load(tmp_path)
+    assert lg.tags("run")["__run_graph__"] == "graphs" and lg.graphs("run") == [""]
+    assert lg.graph("run") is None
+    (problem,) = [p for p in lg.problems if "graph" in p.reason]
+    assert problem.path.endswith("run") and problem.reason.startswith("graph ''")
+    assert list(lg.scalars("run", "loss").value) == [1.0]  # the rest of the run reads
+
+
+def test_graph_tags_and_keras_models(tmp_path) -> None:
+    """``graphs(run)`` lists the op graph first, then graph plugin tags; an unknown tag is a KeyError."""
+    import json
+
+    from tbnb.reader.proto import summary_pb2, tensor_pb2, types_pb2
+
+    model = {"class_name": "Sequential", "config": {"name": "seq", "layers": [
+        {"class_name": "Dense", "config": {"name": "dense", "units": 2}}]}}
+    meta = summary_pb2.SummaryMetadata(plugin_data=summary_pb2.SummaryMetadata.PluginData(plugin_name="graph_keras_model"))
+    tensor = tensor_pb2.TensorProto(dtype=types_pb2.DT_STRING, string_val=[json.dumps(model).encode()])
+    with EventWriter(tmp_path / "run") as w:
+        w.add_scalar("loss", 1.0, 1)
+        w.add_event(event_pb2.Event(wall_time=2.0, step=0, summary=summary_pb2.Summary(value=[
+            summary_pb2.Summary.Value(tag="keras", metadata=meta, tensor=tensor)])))
+    lg = tbnb.load(tmp_path)
+    assert lg.graphs("run") == ["keras"]
+    assert lg.graph("run") is None  # no op graph logged
+    g = lg.graph("run", "keras")
+    assert any("dense" in name for name in g.names)
+    with pytest.raises(KeyError):
+        lg.graph("run", "loss")

@@ -382,7 +382,7 @@ def test_mesh(lg, all_kinds, writer):
 @needs_torch
 @pytest.mark.parametrize("writer", WRITERS)
 def test_graph_of_a_torch_module(lg, writer):
-    data = lg.graph(writer)
+    data = lg.graph(writer).graph_def
     assert isinstance(data, bytes)
     graph = graph_pb2.GraphDef.FromString(data)
     names = [n.name for n in graph.node]
@@ -395,6 +395,9 @@ def test_graph_of_a_torch_module(lg, writer):
     config_pb2 = pytest.importorskip("tensorboard.compat.proto.config_pb2")
     run_metadata = config_pb2.RunMetadata.FromString(lg.run_metadata(writer, tag))
     assert run_metadata.step_stats.dev_stats[0].device.endswith("CPU:0")
+    assert lg.graphs(writer) == ["", tag]
+    profiled = lg.graph(writer, tag)  # the op graph with the profile's step stats joined
+    assert len(profiled.names) == len(graph.node)
     assert lg.graph(f"{writer}/group{'_' if writer == 'torch' else '/'}train") is None
 
 

@@ -193,6 +193,8 @@ HOSTILE_MARKDOWN = """# Hostile notes
 #: An "image" that is SVG with script: never to be shown as an image or inlined.
 SVG_BYTES = b'<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=5"><script>window.__pwned=6</script></svg>'
 HTML_AUDIO = b'<html><body><script>window.__pwned=16</script></body></html>'
+#: A layout regex that does not compile (its chart says so; the chart's other regex still draws).
+HOSTILE_REGEX = "(<b>unclosed"
 BIG_TEXT = "# Too big\n\n" + "<script>window.__pwned=17</script> lorem ipsum dolor sit amet. " * 80
 
 
@@ -210,6 +212,10 @@ def write_hostile_logdir(logdir: Path) -> None:
         for step in range(5):
             writer.add_scalar(HOSTILE, float(step), step)
         writer.add_text("torch", HOSTILE_MARKDOWN, 0)
+        # A custom-scalars layout whose titles and regexes are markup; one regex does not compile.
+        writer.add_custom_scalars({HOSTILE: {HOSTILE: ["Multiline", [HOSTILE, HOSTILE_REGEX]]}})
+        # An hparams trial (a sub-run) whose hparam name and value and metric name are hostile.
+        writer.add_hparams({"optimizer": HOSTILE, HOSTILE: 0.5}, {f"{HOSTILE}/metric": 0.25})
         writer.flush()
     finally:
         writer.close()
@@ -903,6 +909,35 @@ def test_hostile_content_is_inert(nb: Dash):
     expect(torch_md.locator("h1")).to_have_text("Hostile notes")
     expect(torch_md.locator("script, iframe, form, style, svg")).to_have_count(0)
 
+    # A custom-scalars layout: category and chart titles are text, the invalid regex is an error
+    # on that chart, whose valid (hostile) regex still matches the hostile scalar tag.
+    s.show_tab(cell, "custom_scalars")
+    expect(board.locator(".tbnb-custom-category > summary b")).to_have_text([HOSTILE])
+    chart = board.locator(".tbnb-card-custom-chart")
+    expect(chart.locator(".tbnb-card-title")).to_have_text(HOSTILE)
+    expect(chart.locator(".tbnb-chart-errors")).to_contain_text(f"invalid regular expression '{HOSTILE_REGEX}'")
+    s.page.wait_for_function("(p) => Array.isArray(p.data) && p.data.length === 4",
+                             arg=chart.locator(".js-plotly-plot").element_handle())  # two runs, raw + smoothed
+    expect(chart.locator("b, img")).to_have_count(0)
+    screenshot(s.page, f"dash-hostile-custom_scalars-{s.front_end}")
+    # HParams: the hostile hparam name, value and metric name are text in the table and in the
+    # parallel coordinates' labels.
+    s.show_tab(cell, "hparams")
+    card = board.locator('.tbnb-card[data-kind="hparams"]')
+    expect(card.locator(".tbnb-hp-grid tbody tr")).to_have_count(1)
+    cells = card.locator(".tbnb-hp-grid tbody td").all_text_contents()
+    assert HOSTILE in cells, cells
+    heads = card.locator(".tbnb-hp-grid thead th").all_text_contents()
+    assert HOSTILE in heads and f"{HOSTILE}/metric" in heads, heads
+    plot = card.locator(".tbnb-hp-parcoords.js-plotly-plot")
+    expect(plot).to_have_count(1)
+    labels = plot.evaluate("(p) => [...p.querySelectorAll('text')].map((t) => t.textContent)")
+    assert HOSTILE in labels and f"{HOSTILE}/metric" in labels, labels
+    ticks = plot.evaluate("(p) => [...p.querySelectorAll('.tick text')].map((t) => t.textContent)")
+    assert HOSTILE in ticks and not any("&lt;" in t or "&gt;" in t for t in labels), (ticks, labels)
+    expect(card.locator("img, script, iframe")).to_have_count(0)
+    board.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    screenshot(s.page, f"dash-hostile-hparams-{s.front_end}")
     # The graph explorer: node, op and attribute names are SVG/HTML text.
     s.show_tab(cell, "graphs")
     graph = board.locator(".tbnb-card-graph")

@@ -24,7 +24,8 @@ from tbnb.reader.proto import (  # noqa: E402
     plugin_data_pb2,
     types_pb2,
 )
-from tbnb.reader.records import frame, masked_crc32c  # noqa: E402
+from tbnb.reader.crc import masked_crc32c  # noqa: E402
+from tbnb.reader.records import frame  # noqa: E402
 from tbnb.writer import EventWriter, histogram_buckets  # noqa: E402
 
 from .readback import T0, decode_png, decode_wav, ours, tb_migrated, tb_raw, values_of  # noqa: E402

@@ -7,7 +7,8 @@ import struct
 import crc32c
 import numpy as np
 
-from tbnb.reader.records import frame, masked_crc32c
+from tbnb.reader.crc import masked_crc32c
+from tbnb.reader.records import frame
 from tbnb.writer import encode_record
 
 

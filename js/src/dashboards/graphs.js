@@ -12,7 +12,7 @@ const TRAITS = ["graph_run", "graph_tag", "graph_expanded", "graph_selected", "g
 export class GraphCard extends Card {
   build() {
     this.plot = h("div", { class: "tbnb-placeholder", text: "loading the graph explorer…" });
-    this.el = h("div", { class: "tbnb-card tbnb-card-graph tbnb-card-whole", dataset: { kind: this.kind } }, this.plot);
+    this.el = h("div", { class: "tbnb-card tbnb-card-graph tbnb-expanded", dataset: { tag: this.tag, kind: this.kind } }, this.plot);
     this.explorer = null;
   }
 

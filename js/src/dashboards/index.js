@@ -9,4 +9,8 @@ export { dashboard as distributions } from "./distributions.js";
 export { dashboard as images } from "./images.js";
 export { dashboard as audio } from "./audio.js";
 export { dashboard as text } from "./text.js";
+export { dashboard as pr_curves } from "./pr_curves.js";
+export { dashboard as custom_scalars } from "./custom_scalars.js";
+export { dashboard as hparams } from "./hparams.js";
+export { dashboard as mesh } from "./mesh.js";
 export { dashboard as graphs } from "./graphs.js";

@@ -248,16 +248,7 @@ export class ScalarCard extends Card {
     this.needsDraw = false;
     this.updateSub();
     const { smoothing, xAxis } = this.board.settings;
-    const drawn = scalarTraces({
-      runs: this.runs(),
-      full: this.full,
-      zoom: this.zoom,
-      zoomData: this.zoomData,
-      smoothing,
-      xAxis,
-      unit: this.unit,
-      colorOf: (run) => this.board.colorOf(run),
-    });
+    const drawn = this.traces(smoothing, xAxis);
     Object.assign(this, { shown: drawn.shown, smoothedTraces: drawn.smoothedTraces, smoothingOn: drawn.on, smoothedWith: smoothing });
     const layout = scalarLayout(baseLayout(this), { xAxis, unit: this.unit, zoom: this.zoom, logY: this.logY, range: this.yRange(drawn.lines) });
     // A smoothing frame still queued (plotly runs them at its next animation frame) holds the
@@ -277,6 +268,20 @@ export class ScalarCard extends Card {
         idle(() => this.visible && !this.destroyed && this.applySmoothing(), { timeout: 3000 });
       }
     }
+  }
+
+  /** What draw() plots: scalars_plot.js's scalarTraces (a card drawing other lines overrides it). */
+  traces(smoothing, xAxis) {
+    return scalarTraces({
+      runs: this.runs(),
+      full: this.full,
+      zoom: this.zoom,
+      zoomData: this.zoomData,
+      smoothing,
+      xAxis,
+      unit: this.unit,
+      colorOf: (run) => this.board.colorOf(run),
+    });
   }
 
   /** The weight changed: off screen, redraw when scrolled into view. */

@@ -1,9 +1,7 @@
 // The graph explorer's CSS (scoped under .tbnb like the Board's own, style.js), put in the card.
 
 export const GRAPH_CSS = `
-.tbnb .tbnb-card-graph{display:flex;flex-direction:column;height:calc(100% - 4px);min-height:420px;padding:6px}
-.tbnb .tbnb-card-whole{grid-column:1/-1}
-.tbnb .tbnb-grid-whole{display:block;padding:8px;height:100%}
+.tbnb .tbnb-card-graph{display:flex;flex-direction:column;height:620px;padding:6px}
 .tbnb .tbnb-graph-bar{display:flex;flex-wrap:wrap;align-items:center;gap:6px;padding-bottom:6px}
 .tbnb .tbnb-graph-bar label{font-size:12px;color:var(--tbnb-fg2);display:flex;align-items:center;gap:4px}
 .tbnb .tbnb-graph-bar .tbnb-graph-searchbox{flex:1 1 160px;max-width:320px}

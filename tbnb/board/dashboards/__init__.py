@@ -29,7 +29,20 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from ..request import Handler, PushKey
-from . import audio, distributions, graphs, histograms, images, media, scalars, text
+from . import (
+    audio,
+    custom_scalars,
+    distributions,
+    graphs,
+    histograms,
+    hparams,
+    images,
+    media,
+    mesh,
+    pr_curves,
+    scalars,
+    text,
+)
 from .media import BlobKind, blob_requests
 
 #: The registry: every dashboard module, in the order blob plugins are named in messages.
@@ -40,6 +53,10 @@ MODULES: list[ModuleType] = [
     images,
     audio,
     text,
+    pr_curves,
+    custom_scalars,
+    hparams,
+    mesh,
     graphs,
 ]
 

@@ -1,16 +1,17 @@
-"""Where the graphs dashboard gets a run's graphs from the reader.
+"""Where the graphs dashboard gets a run's graphs from the reader, and how it tells that one changed.
 
-A *stamp* names the graph the reader holds now for a run and tag, cheaply: the Graph the
-Logdir gives (``Logdir.graph(run, tag)``), or, from a Logdir that gives only the op graph's
-bytes (``Logdir.graph(run)``), the serialized payload. A new stamp means a new graph to read.
+Reading a graph parses it (``Logdir.graph(run, tag)`` returns a new Graph each time), so the
+kept hierarchy is checked against a *stamp*: what the reader says about the run without reading
+the graph (its tags and their point counts; for a single logdir, its event files' sizes and
+times). Only when the stamp moved is the graph read again, and only when it differs from the one
+kept (its GraphDef bytes) is the hierarchy rebuilt.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...reader.plugins.graph import GRAPH_PLUGINS, Graph, graph_of_tag, graph_tags, run_graph
-from ...reader.plugins.graph.sources import PLUGIN_TAGGED_RUN_METADATA, payload_bytes
+from ...reader.plugins.graph import GRAPH_PLUGINS, Graph, GraphError
 from ..sources import MultiLogdir
 
 #: The plugin under which the reader lists a run's op graph (its one tag is not a user's tag).
@@ -28,61 +29,49 @@ def list_graphs(source: MultiLogdir) -> list[dict[str, Any]]:
     out = []
     for run in source.runs():
         try:
-            tags = source.tags(run)
+            found = source.graphs(run)
         except KeyError:
             continue
-        found = graph_tags(tags, has_run_graph(tags))
         if found:
             out.append({"run": run, "tags": found})
     return out
 
 
-def _logdir(source: MultiLogdir, run: str) -> Any:
-    """The object to ask for ``run``'s graphs: the source itself when it reads graphs, else its
-    single logdir; KeyError when neither can."""
-    if callable(getattr(source, "graph", None)):
-        return source
-    single = source.single
-    if single is None:
-        raise KeyError(f"run {run!r}: graphs are shown for a single logdir")
-    return single
-
-
-def graph_stamp(source: MultiLogdir, run: str, tag: str) -> Any:
-    """What names the graph of ``run`` and ``tag`` now (see the module docstring); KeyError
-    when the run or the graph does not exist."""
+def graph_stamp(source: MultiLogdir, run: str, tag: str) -> tuple[Any, ...]:
+    """What names the state of ``run``'s graph ``tag`` now, cheaply (see the module docstring);
+    KeyError when the run or the graph does not exist."""
     tags = source.tags(run)
     if tag and tags.get(tag) not in GRAPH_PLUGINS:
         raise KeyError(f"run {run!r} has no graph tag {tag!r}")
     if not tag and not has_run_graph(tags):
         raise KeyError(f"run {run!r} has no op graph")
-    lg = _logdir(source, run)
-    try:
-        given = lg.graph(run, tag)
-    except TypeError:  # a Logdir that gives only the op graph's bytes
-        given = None if tag else lg.graph(run)
-        if tag:
-            return _tag_payload(source, lg, run, tag, tags[tag])
-    if given is None:
-        raise KeyError(f"run {run!r} has no graph {tag!r}")
-    return given
+    counts = tuple((t, p, source.point_count(run, t)) for t, p in sorted(tags.items()))
+    files: tuple[Any, ...] = ()
+    single = source.single
+    if single is not None:
+        directory = single.run_directory(run)
+        stats = []
+        for path in directory.iterdir():
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            if path.is_file():
+                stats.append((path.name, st.st_size, st.st_mtime_ns))
+        files = tuple(sorted(stats))
+    return counts, files
 
 
-def _tag_payload(source: MultiLogdir, lg: Any, run: str, tag: str, plugin: str) -> tuple[bytes, bytes | None]:
-    if plugin == PLUGIN_TAGGED_RUN_METADATA:
-        return lg.run_metadata(run, tag), lg.graph(run)
-    return payload_bytes(source.tensors(run, tag).values[-1]), None
+def read_graph(source: MultiLogdir, run: str, tag: str) -> Graph:
+    """The run's graph ``tag`` as the reader gives it now; GraphError when it cannot be read."""
+    graph = source.graph(run, tag)
+    if graph is None:
+        raise GraphError("the reader could not read it (see the logdir's problems)")
+    return graph
 
 
-def read_graph(source: MultiLogdir, run: str, tag: str, stamp: Any) -> Graph:
-    """The Graph a stamp names (GraphError when its bytes cannot be read)."""
-    if isinstance(stamp, Graph):
-        return stamp
-    if not tag:
-        graph = run_graph(stamp)
-        if graph is None:
-            raise KeyError(f"run {run!r} has no op graph")
-        return graph
-    payload, base_bytes = stamp
-    base = run_graph(base_bytes) if base_bytes is not None else None
-    return graph_of_tag(source.tags(run)[tag], payload, base=base)
+def same_graph(a: Graph, b: Graph) -> bool:
+    """Whether two reads give the same graph: equal GraphDef bytes (a graph without them,
+    e.g. a Keras model, is taken as changed)."""
+    da, db = getattr(a, "graph_def", None), getattr(b, "graph_def", None)
+    return da is not None and db is not None and bytes(da) == bytes(db)

@@ -18,12 +18,12 @@ from typing import Any
 import traitlets
 from traitlets import Enum, TraitError, Unicode
 
-from ...reader.plugins.graph import Graph, GraphError, Hierarchy, answer, build_hierarchy
+from ...reader.plugins.graph import GraphError, Hierarchy, answer, build_hierarchy
 from ..codec import encode
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
 from ..traits import StrList
-from .graph_access import graph_stamp, has_run_graph, list_graphs, read_graph
+from .graph_access import graph_stamp, has_run_graph, list_graphs, read_graph, same_graph
 from .graph_assets import explorer_script
 
 log = logging.getLogger(__name__)
@@ -60,14 +60,14 @@ def hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy:
             raise RequestError(str(err.args[0]) if err.args else f"run {run!r} has no graph {tag!r}") from None
         key = (run, tag)
         cached = kept.items.pop(key, None)
-        if cached is not None and (cached[0] is stamp or _same(cached[0], stamp)):
+        if cached is not None and cached[0] == stamp:
             kept.items[key] = cached
             return cached[1]
         try:
-            graph = read_graph(source, run, tag, stamp)
-        except GraphError as err:
+            graph = read_graph(source, run, tag)
+        except (GraphError, KeyError) as err:
             raise RequestError(f"run {run!r}, graph {tag or '(op graph)'!r}: {err}") from None
-        built = build_hierarchy(graph)
+        built = cached[1] if cached is not None and same_graph(cached[1].graph, graph) else build_hierarchy(graph)
         kept.items[key] = (stamp, built)
         while len(kept.items) > MAX_KEPT:
             kept.items.pop(next(iter(kept.items)))
@@ -84,13 +84,6 @@ def kept_hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy | None:
     with kept.lock:
         found = kept.items.get((run, tag))
     return found[1] if found else None
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Whether two stamps name one graph: equal bytes, or the same Graph object."""
-    if isinstance(a, Graph) or isinstance(b, Graph):
-        return a is b
-    return type(a) is type(b) and a == b
 
 
 def answer_graph(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:

@@ -62,9 +62,9 @@ def parsed(logdir: Path) -> Any:
     """TensorBoard's parse of the GraphDef the run holds: the oracle."""
     from tensorboard.compat.proto import graph_pb2
 
-    data = tbnb.load(logdir).graph("cnn")
-    assert isinstance(data, bytes)
-    return graph_pb2.GraphDef.FromString(data)
+    graph = tbnb.load(logdir).graph("cnn")
+    assert graph is not None and isinstance(graph.graph_def, bytes)
+    return graph_pb2.GraphDef.FromString(graph.graph_def)
 
 
 @pytest.fixture

@@ -102,6 +102,8 @@ def test_frame(hparams_logdir, writer):
         assert row["train/loss"] == f32(training_curve(i)[1][-1])
         assert row["status"] == "success"
     assert list(hparams_frame(lg).columns) == ["run", *hkeys, *mkeys[:3], "status", "start_time"]
+    pd.testing.assert_frame_equal(lg.hparams(join="parent"), frame)  # the Logdir's own method
+    assert list(lg.hparams().columns) == list(hparams_frame(lg).columns)
 
 
 def test_join_must_be_known(hparams_logdir):

@@ -52,9 +52,9 @@ def _torch_models():
 
 
 def _graph_bytes(logdir: Path) -> bytes:
-    data = tbnb.load(logdir).graph(".")
-    assert data is not None
-    return data
+    graph = tbnb.load(logdir).graph(".")
+    assert graph is not None and graph.graph_def is not None
+    return graph.graph_def
 
 
 @pytest.fixture(scope="session")

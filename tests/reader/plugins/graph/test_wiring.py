@@ -44,7 +44,9 @@ def test_every_graph_of_a_run(logdir: Path) -> None:
     lg = tbnb.load(logdir)
     plugins = lg.tags(".")
     assert graph_tags(plugins, has_run_graph=lg.graph(".") is not None) == ["", "fn", "keras", "step1"]
-    base = run_graph(lg.graph("."))
+    assert lg.graphs(".") == ["", "fn", "keras", "step1"]  # the Logdir's own listing
+    base = run_graph(lg.graph(".").graph_def)
+    assert lg.graph(".").names == base.names
     assert base is not None and base.kind == "op" and "dense/MatMul" in base.names
     keras = graph_of_tag(plugins["keras"], lg.tensors(".", "keras").values[-1])
     assert keras.kind == "keras" and keras.names[0] == "sequential/input_layer"
@@ -52,6 +54,9 @@ def test_every_graph_of_a_run(logdir: Path) -> None:
     assert fn.names[:3] == ["graph_0/x", "graph_0/c", "graph_0/y"] and fn.compute_time[2] == 2.0
     profile = graph_of_tag(plugins["step1"], lg.run_metadata(".", "step1"), base=base)
     assert profile.names == base.names and profile.compute_time[base.index("dense/MatMul")] == 18.0
+    # The Logdir reads each tag through the same entry points.
+    assert lg.graph(".", "keras").names == keras.names and lg.graph(".", "fn").names == fn.names
+    assert lg.graph(".", "step1").compute_time[base.index("dense/MatMul")] == 18.0
     with pytest.raises(GraphError):
         graph_of_tag("scalars", b"")
     assert run_graph(None, None) is None
@@ -66,6 +71,6 @@ def test_torch_writes_an_empty_profile(tmp_path: Path) -> None:
     lg = tbnb.load(tmp_path)
     plugins = lg.tags(".")
     assert graph_tags(plugins, has_run_graph=True) == ["", "step1"]
-    base = run_graph(lg.graph("."))
+    base = run_graph(lg.graph(".").graph_def)
     profile = graph_of_tag(plugins["step1"], lg.run_metadata(".", "step1"), base=base)
     assert np.isnan(profile.compute_time).all() and profile.names == base.names

@@ -1,13 +1,64 @@
-"""Telling tags apart in bulk: which rows of a batch share a tag, without a Python step per row.
+"""Grouping the rows of a batch: by record length, by tag bytes, by tag index.
 
-The bulk decoders read each record's tag bytes at a fixed place; a batch holds a handful of
-distinct tags among hundreds of thousands of rows. Rows are grouped by comparing only the bytes
-where tags differ, as 64-bit keys.
+The bulk paths work on groups of alike rows (records of one length share a byte layout, rows of
+one tag form one series), and a batch holds a handful of distinct lengths and tags among
+hundreds of thousands of rows. Each grouping here is a few numpy passes, never a Python step per
+row.
+
+Tags are told apart by comparing only the bytes where tags differ, as 64-bit keys
+(``tag_ids``).
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+#: Groups of equal length smaller than this get one ``crc32c`` call per record instead of the
+#: bulk CRC (``crc.crc_rows``): below it, the bulk CRC's per-group numpy calls (one per byte
+#: pair) cost more than the calls they save.
+MIN_CRC_GROUP = 8
+#: Length groups smaller than this are not decoded in bulk (``scalars_bulk``) but parsed by
+#: protobuf. Larger than ``MIN_CRC_GROUP`` because a group's fixed cost is larger here: a
+#: Python walk of a template record, a tag lookup, and a segment of its own when the bulk rows
+#: are applied.
+MIN_DECODE_GROUP = 16
+
+
+def group_by_length(lengths: np.ndarray, limit: int = 1 << 16,
+                    min_count: int = 1) -> list[tuple[int, np.ndarray]]:
+    """``(length, indices)`` for each distinct length below ``limit`` held by at least
+    ``min_count`` rows, in O(n) passes.
+
+    Logs have few distinct record lengths, so a count and one comparison per length beats
+    sorting; with many lengths a radix sort on 16-bit keys does it in one pass.
+    """
+    small = lengths < limit
+    if not small.any():
+        return []
+    counts = np.bincount(lengths[small])
+    distinct = np.flatnonzero(counts >= min_count)
+    if min_count > 1:
+        return [(int(n), np.flatnonzero(lengths == n)) for n in distinct.tolist()]
+    if len(distinct) <= 32:
+        return [(int(n), np.flatnonzero(lengths == n)) for n in distinct.tolist()]
+    index = np.flatnonzero(small)
+    order = index[np.argsort(lengths[index].astype(np.uint16), kind="stable")]
+    cuts = np.flatnonzero(np.diff(lengths[order])) + 1
+    return [(int(lengths[g[0]]), g) for g in np.split(order, cuts)]
+
+
+def group_by_tag(rows: np.ndarray, tags: np.ndarray, lo: int, hi: int) -> list[np.ndarray]:
+    """Positions of the rows whose record index (``rows``, ascending) is in [lo, hi), one array
+    per tag (``tags``: each row's tag index), each in order."""
+    a, b = (int(i) for i in np.searchsorted(rows, [lo, hi]))
+    if a == b:
+        return []
+    part = tags[a:b]
+    # A stable sort of 16-bit keys is a radix sort in numpy: a log has far fewer tags than that.
+    order = np.argsort(part.astype(np.uint16) if part.max(initial=0) < 1 << 16 else part, kind="stable")
+    cuts = np.flatnonzero(np.diff(part[order])) + 1
+    return [sel + a for sel in np.split(order, cuts)]
+
 
 #: Rows whose distinct tags are looked up first: a log cycles through its tags within a few
 #: steps, so these nearly always hold every tag of the batch.
@@ -82,7 +133,7 @@ def _lookup(distinct: np.ndarray, key: np.ndarray) -> np.ndarray | None:
     at: np.ndarray | None = None
     for multiplier in map(np.uint64, _MULTIPLIERS):
         slots = (distinct * multiplier) >> shift
-        if len(set(slots.tolist())) == len(distinct):  # (a plain np.unique imports numpy.ma: ~15 ms once)
+        if len(set(slots.tolist())) == len(distinct):  # (a plain np.unique imports numpy.ma, slow on first use)
             table = np.zeros(1 << bits, dtype=np.int64)
             table[slots] = np.arange(len(distinct))
             at = table[(key * multiplier) >> shift]

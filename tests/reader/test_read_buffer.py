@@ -8,20 +8,20 @@ from pathlib import Path
 import numpy as np
 
 import tbnb
-from tbnb.reader.scratch import Scratch
+from tbnb.reader.read_buffer import ReadBuffer
 from tbnb.testing import EventWriter
 
 
-def test_scratch_reads_grow_and_end_short() -> None:
+def test_reads_grow_and_end_short() -> None:
     data = bytes(range(256)) * 100
     fh = io.BufferedReader(io.BytesIO(data))  # type: ignore[arg-type]
-    scratch = Scratch()
-    first = scratch.read(fh, 1000)
+    buffer = ReadBuffer()
+    first = buffer.read(fh, 1000)
     assert first.tobytes() == data[:1000]
-    second = scratch.read(fh, 30000)  # grows the buffer
+    second = buffer.read(fh, 30000)  # grows the buffer
     assert second.tobytes() == data[1000:31000]
-    assert scratch.read(fh, 5000).tobytes() == data[31000:]  # a short read at the end
-    assert len(scratch.read(fh, 10)) == 0
+    assert buffer.read(fh, 5000).tobytes() == data[31000:]  # a short read at the end
+    assert len(buffer.read(fh, 10)) == 0
 
 
 def test_kept_records_survive_the_next_runs_reads(tmp_path: Path) -> None:
@@ -39,7 +39,7 @@ def test_kept_records_survive_the_next_runs_reads(tmp_path: Path) -> None:
     lg = tbnb.Logdir(tmp_path, threads=1)
     lg.reload()
     for run in ("a", "b", "c"):
-        items = lg._runs[run].tensors["h"].items
+        items = lg._runs[run].data.sampled("h")
         assert items and all(type(it.payload.data) is bytes for it in items)
         hist = lg.tensors(run, "h")
         for step, value in zip(hist.step.tolist(), hist.values):

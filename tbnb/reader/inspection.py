@@ -29,11 +29,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from google.protobuf.message import DecodeError
-
 from .discovery import find_runs, is_event_file
+from .events import read_event_file
+from .problems import Problem
 from .proto import event_pb2
-from .records import HEADER_SIZE, Problem, frame
 
 #: TensorBoard's separator line (70 ``=``).
 SEPARATOR = "=" * 70
@@ -119,37 +118,6 @@ class Report:
 # Reading
 
 
-def read_events(path: Path) -> tuple[list[event_pb2.Event], list[Problem]]:
-    """Parse every intact record of ``path``; damage becomes ``Problem``s, never an exception.
-
-    The whole file is read at once: inspection is a one-shot batch job, and ``frame`` then checks
-    every CRC so that a damaged record is skipped while the records after it are still counted.
-    """
-    name = str(path)
-    try:
-        buf = path.read_bytes()
-    except OSError as err:
-        return [], [Problem(name, 0, f"cannot read file: {err.strerror or err}")]
-    framed = frame(buf, name, 0)
-    problems = list(framed.problems)
-    events = []
-    for start, length in zip(framed.starts.tolist(), framed.lengths.tolist()):
-        try:
-            events.append(event_pb2.Event.FromString(buf[start : start + length]))
-        except DecodeError:
-            problems.append(Problem(name, start - HEADER_SIZE, "record is not an Event protobuf; skipped"))
-    leftover = len(buf) - framed.consumed
-    if leftover:
-        problems.append(
-            Problem(
-                name,
-                framed.consumed,
-                f"{leftover} bytes at end of file are not a complete record (truncated or still being written)",
-            )
-        )
-    return events, problems
-
-
 def observe(event: event_pb2.Event, tag: str, plugins: dict[str, str]) -> Iterator[Observation]:
     """Yield what ``event`` contributes, recording each tag's first plugin name in ``plugins``.
 
@@ -193,7 +161,7 @@ def collect_unit(name: str, paths: Sequence[Path], tag: str = "") -> tuple[Unit,
     observations: list[Observation] = []
     problems: list[Problem] = []
     for path in paths:
-        events, file_problems = read_events(path)
+        events, file_problems = read_event_file(path)
         problems.extend(file_problems)
         for event in events:
             observations.extend(observe(event, tag, plugins))

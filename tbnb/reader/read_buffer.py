@@ -1,8 +1,7 @@
 """Read buffers reused from one read to the next during a reload.
 
-A fresh buffer for every 8-32 MiB read is written page by page for the first time, and each
-first touch of a page costs a page fault: in a new process that was most of a cold load's
-reading time (a media log of 82 MB: ~29 ms of reads, ~13 ms when the memory is not new). A
+A fresh buffer for every read is written page by page for the first time, and each first touch
+of a page costs a page fault: in a new process that is most of a cold load's reading time. A
 buffer reused across the reads of a reload pays for its pages once.
 
 What a reader gets is a view of the buffer, valid until its next read: everything kept from a
@@ -19,7 +18,7 @@ from typing import BinaryIO
 import numpy as np
 
 
-class Scratch:
+class ReadBuffer:
     """One reusable read buffer (grown as reads need).
 
     An uninitialised numpy array, not a bytearray: a bytearray is zeroed when made, page by page
@@ -38,19 +37,19 @@ class Scratch:
         return view[: got or 0]
 
 
-class ScratchPool:
+class ReadBufferPool:
     """Buffers for the runs reloaded at once: one per thread at a time, reused by the next run."""
 
     def __init__(self) -> None:
-        self._free: list[Scratch] = []
+        self._free: list[ReadBuffer] = []
         self._lock = threading.Lock()
 
     @contextmanager
-    def lease(self) -> Iterator[Scratch]:
+    def lease(self) -> Iterator[ReadBuffer]:
         with self._lock:
-            scratch = self._free.pop() if self._free else Scratch()
+            buffer = self._free.pop() if self._free else ReadBuffer()
         try:
-            yield scratch
+            yield buffer
         finally:
             with self._lock:
-                self._free.append(scratch)
+                self._free.append(buffer)

@@ -1,13 +1,9 @@
-"""Columnar series with step preemption.
+"""TensorBoard's reservoir sampling, with step preemption, for every non-scalar series.
 
-Scalars keep every point in three numpy columns (step int64, wall_time float64, value float64):
-24 bytes a point, millions of points in tens of MB, never sampled away. Everything else (tensors,
-blob references) goes into a reservoir that keeps a uniform sample plus the latest item, with
-TensorBoard's algorithm and defaults.
-
-Preemption (TensorBoard's Rust loader, always on unless purging is turned off): a point at step
-``s`` drops the points already held at steps ``>= s``, so restarts and re-written steps look
-right with no special cases.
+A reservoir keeps a uniform sample of a series plus its latest item, with TensorBoard's
+algorithm and defaults (``size_guidance`` says how many per plugin), deterministically: each
+series draws as its own ``Random(0)`` would. Preemption as for scalar columns: an item at step
+``s`` drops the items held at steps ``>= s``.
 """
 
 from __future__ import annotations
@@ -16,141 +12,18 @@ import random
 import threading
 from collections.abc import Callable
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-_GROWTH = 1.5
-
-
-class ScalarColumns:
-    """One scalar series: step, wall_time and value columns with amortised appends."""
-
-    __slots__ = ("_step", "_wall", "_value", "n")
-
-    def __init__(self) -> None:
-        self._step = np.empty(0, dtype=np.int64)
-        self._wall = np.empty(0, dtype=np.float64)
-        self._value = np.empty(0, dtype=np.float64)
-        self.n = 0
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes held by the columns, spare capacity included."""
-        return self._step.nbytes + self._wall.nbytes + self._value.nbytes
-
-    def _reserve(self, extra: int) -> None:
-        need = self.n + extra
-        cap = len(self._step)
-        if need <= cap:
-            return
-        # Exact on the first fill (a cold load appends a whole file at once: 24 bytes a point),
-        # geometric afterwards so that live appends stay amortised.
-        new_cap = need if cap == 0 else max(need, int(cap * _GROWTH))
-        for name in ("_step", "_wall", "_value"):
-            try:  # realloc where it lies (often without a copy); numpy refuses if it is viewed
-                getattr(self, name).resize(new_cap)
-            except ValueError:
-                old = getattr(self, name)
-                new = np.empty(new_cap, dtype=old.dtype)
-                new[: self.n] = old[: self.n]
-                setattr(self, name, new)
-
-    def purge(self, step: int) -> int:
-        """Drop the points at steps ``>= step``; return how many were dropped."""
-        keep = int(np.count_nonzero(self._step[: self.n] < step))
-        if keep == self.n:
-            return 0
-        if np.all(np.diff(self._step[: self.n]) > 0):  # sorted (the usual case): a cut
-            dropped, self.n = self.n - keep, keep
-            return dropped
-        mask = self._step[: self.n] < step
-        for name in ("_step", "_wall", "_value"):
-            col = getattr(self, name)
-            col[:keep] = col[: self.n][mask]
-        dropped, self.n = self.n - keep, keep
-        return dropped
-
-    def extend(self, steps: np.ndarray, walls: np.ndarray, values: np.ndarray, preempt: bool = True) -> None:
-        """Append points in arrival order, applying preemption as if they came one by one.
-
-        Point ``i`` of the batch survives iff every later point of the batch has a greater step;
-        held points survive iff their step is below the batch's smallest step.
-        """
-        m = len(steps)
-        if m == 0:
-            return
-        steps = np.asarray(steps, dtype=np.int64)
-        if preempt:
-            suffix_min = np.minimum.accumulate(steps[::-1])[::-1]
-            keep = np.ones(m, dtype=bool)
-            keep[:-1] = steps[:-1] < suffix_min[1:]
-            # Preempted series hold increasing steps: only a batch reaching back below the last
-            # held step purges (a check of one value, not of every held point, on each poll).
-            if self.n and self._step[self.n - 1] >= suffix_min[0]:
-                self.purge(int(suffix_min[0]))
-            if not keep.all():
-                steps, walls, values = steps[keep], np.asarray(walls)[keep], np.asarray(values)[keep]
-                m = len(steps)
-        self._reserve(m)
-        end = self.n + m
-        self._step[self.n : end] = steps
-        self._wall[self.n : end] = walls
-        self._value[self.n : end] = values
-        self.n = end
-
-    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Copies of the three columns, in step order (stable, so equal steps keep arrival order)."""
-        step, wall, value = self._step[: self.n], self._wall[: self.n], self._value[: self.n]
-        if self.n > 1 and not np.all(step[1:] >= step[:-1]):
-            order = np.argsort(step, kind="stable")
-            return step[order], wall[order], value[order]
-        return step.copy(), wall.copy(), value.copy()
-
-
-#: ``tuple.__new__(Item, (step, wall, payload))``: a named tuple made without a Python-level
-#: ``__new__`` call, for the thousands a batch keeps.
-_tuple_new = tuple.__new__
-
-
-class BlobRef(NamedTuple):
-    """Where a blob (image, audio) lives: the record's data in an event file and the value's index.
-
-    Blobs are read when shown, so a logdir of many large images costs little memory. (Named
-    tuples, not frozen dataclasses: a load makes tens of thousands of these, and a frozen
-    dataclass costs several times more to construct.)
-    """
-
-    path: str
-    offset: int
-    length: int
-    index: int
-
-
-class Record(NamedTuple):
-    """An event record's bytes, kept in memory and decoded when read.
-
-    Sampled tensors (histograms, text, PR curves...) are kept this way: a reload only decides
-    which steps to keep, and decoding the few hundred survivors waits until someone looks.
-    """
-
-    data: bytes
-    index: int
-
-
-class Item(NamedTuple):
-    """One sampled step of a tensor series: the payload is a Record or a BlobRef."""
-
-    step: int
-    wall_time: float
-    payload: Any
+from .items import Item, new_tuple
 
 
 def _randbelow_draws(rng: random.Random, first: int, stop: int) -> list[int]:
     """``rng.randint(0, s)`` for s in [first, stop), the same numbers ``random.randint`` gives.
 
     Inlines CPython's ``_randbelow_with_getrandbits`` (draw bit_length(n) bits, retry while
-    >= n): a third of the cost of calling ``randint``.
+    >= n), without the calls ``randint`` makes per number.
     """
     getrandbits = rng.getrandbits
     out = []
@@ -286,7 +159,7 @@ class Reservoir:
             assert cap is not None
             kept, new = self._plan(cap, held, direct, n)
         self.seen += n
-        made = map(_tuple_new, repeat(Item), zip(steps[new].tolist(), walls[new].tolist(), payloads_of(new)))
+        made = map(new_tuple, repeat(Item), zip(steps[new].tolist(), walls[new].tolist(), payloads_of(new)))
         items = self.items
         self.items = (items if len(kept) == held else [items[k] for k in kept]) + list(made)
 

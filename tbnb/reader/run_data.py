@@ -1,0 +1,290 @@
+"""The data of one run: its series, its tags' plugins and metadata, its graph, and the rules
+that apply an event to them.
+
+TensorBoard's Rust server splits a run in two, and so does tbnb: the run's *loader*
+(``run.py``: files, byte offsets, reads) and the run's *data* (this module). Records reach the
+data two ways: parsed one by one and applied here (``apply_records``: the general path, the
+reference), or decoded in bulk by ``bulk_apply``, which uses the same public methods, so that
+each rule lives here once: the first value of a tag names its plugin (``name_tag``), the run
+starts at its first wall time (``see_wall_time``), a SessionLog START purges (``purges_at``).
+
+Scalar points gathered during a reload wait in ``_Pending`` and join their columns in one
+append at ``flush``: a column grows once per reload, not once per point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import data_compat
+from .columns import ScalarColumns
+from .events import parse_events
+from .items import BlobRef, Item, Record
+from .problems import Problem
+from .proto import event_pb2, summary_pb2
+from .records import HEADER_SIZE
+from .reservoir import Reservoir
+
+_START = event_pb2.SessionLog.START
+#: The tag under which a run's graph is listed (plugin ``graphs``).
+GRAPH_TAG = "__run_graph__"
+
+
+@dataclass
+class RunDelta:
+    """What one reload of a run changed."""
+
+    new_tags: list[str] = field(default_factory=list)
+    points: dict[str, int] = field(default_factory=dict)
+    purged: bool = False
+    problems: list[Problem] = field(default_factory=list)
+
+
+class _Pending:
+    """Scalar points gathered during a reload (one by one, or as decoded columns), in order."""
+
+    __slots__ = ("steps", "walls", "values", "chunks")
+
+    def __init__(self) -> None:
+        self.steps: list[int] = []
+        self.walls: list[float] = []
+        self.values: list[float] = []
+        self.chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def _seal(self) -> None:
+        if self.steps:
+            self.chunks.append((np.array(self.steps, dtype=np.int64), np.array(self.walls, dtype=np.float64),
+                                np.array(self.values, dtype=np.float64)))
+            self.steps, self.walls, self.values = [], [], []
+
+    def add_columns(self, steps: np.ndarray, walls: np.ndarray, values: np.ndarray) -> None:
+        self._seal()
+        self.chunks.append((steps, walls, values))
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self._seal()
+        if len(self.chunks) == 1:
+            return self.chunks[0]
+        if not self.chunks:
+            return np.empty(0, dtype=np.int64), np.empty(0), np.empty(0)
+        s, w, v = zip(*self.chunks)
+        return np.concatenate(s), np.concatenate(w), np.concatenate(v)
+
+
+class RunData:
+    """The series and facts of one run, and the rules that apply its events to them.
+
+    Not thread-safe by itself: one reload at a time writes it, and ``Logdir`` holds its lock
+    while reading.
+    """
+
+    def __init__(self, capacities: dict[str, int | None], purge_orphaned_data: bool = True) -> None:
+        #: Items kept per non-scalar series, by plugin (``"*"``: any other plugin).
+        self.capacities = capacities
+        #: Whether a restart (a SessionLog START, a step going back) drops the later data.
+        self.purge_orphaned_data = purge_orphaned_data
+        #: ``file_version`` of the last event that had one.
+        self.file_version: str | None = None
+        #: Wall time of the run's first event that has one (TensorBoard's "relative" origin).
+        self.start_time: float | None = None
+        self._scalars: dict[str, ScalarColumns] = {}
+        self._tensors: dict[str, Reservoir] = {}
+        self._metadata: dict[str, summary_pb2.SummaryMetadata] = {}
+        self._plugins: dict[str, str] = {}
+        self._graph_def: bytes | None = None
+        self._meta_graph_def: bytes | None = None
+        self._run_metadata: dict[str, bytes] = {}
+        self._pending: dict[str, _Pending] = {}
+
+    # -- the rules ----------------------------------------------------------------------------
+
+    def plugin(self, tag: str) -> str | None:
+        """The plugin a tag's first value named; None for a tag not seen yet."""
+        return self._plugins.get(tag)
+
+    def name_tag(self, tag: str, value: summary_pb2.Summary.Value, delta: RunDelta) -> str | None:
+        """The tag's plugin; the first value seen for a tag names it, with its metadata
+        (TensorBoard's rule). None for a new tag whose value names none (nothing to keep)."""
+        plugin = self._plugins.get(tag)
+        if plugin is None:
+            md = data_compat.metadata_of(value)
+            if md is None:
+                return None
+            plugin = md.plugin_data.plugin_name
+            self._metadata[tag] = md
+            self.new_tag(tag, plugin, delta)
+        return plugin
+
+    def new_tag(self, tag: str, plugin: str, delta: RunDelta) -> None:
+        """List a tag under ``plugin`` unless it is listed already."""
+        if tag not in self._plugins:
+            self._plugins[tag] = plugin
+            delta.new_tags.append(tag)
+
+    def see_wall_time(self, wall: float) -> None:
+        """The run starts at the wall time of its first event that has one (zero is none)."""
+        if self.start_time is None and wall:
+            self.start_time = wall
+
+    def see_wall_times(self, sources: Iterable[tuple[np.ndarray, np.ndarray]]) -> None:
+        """``see_wall_time`` for a batch applied out of record order: each source gives its
+        records' indices in the batch (ascending) and their wall times; the earliest record of
+        all that has a wall time counts."""
+        if self.start_time is not None:
+            return
+        first: list[tuple[int, float]] = []
+        for rows, walls in sources:
+            nonzero = np.flatnonzero(walls != 0)
+            if nonzero.size:
+                first.append((int(rows[nonzero[0]]), float(walls[nonzero[0]])))
+        if first:
+            self.see_wall_time(min(first)[1])
+
+    def purges_at(self, event: event_pb2.Event) -> bool:
+        """Whether applying ``event`` purges the series: a SessionLog START, with purging on."""
+        return (self.purge_orphaned_data and event.WhichOneof("what") == "session_log"
+                and event.session_log.status == _START)
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def apply_records(self, buf: memoryview, rows: Iterable[int], starts: np.ndarray, lengths: np.ndarray,
+                      path: str, base: int, delta: RunDelta) -> None:
+        """The general path: parse each record ``rows`` names with protobuf and apply it, in order."""
+        for start, length, event in parse_events(buf, rows, starts, lengths, path, base, delta.problems):
+            self.apply_event(event, buf, start, length, path, base, delta)
+
+    def apply_event(self, event: event_pb2.Event, buf: memoryview, start: int, length: int, path: str,
+                    base: int, delta: RunDelta) -> None:
+        """Apply one parsed event (its record is ``buf[start:start + length]``, at ``base + start``)."""
+        self.see_wall_time(event.wall_time)
+        what = event.WhichOneof("what")
+        if what == "summary":
+            for index, value in enumerate(event.summary.value):
+                self._value(value, index, event, buf, start, length, path, base, delta)
+        elif what == "file_version":
+            self.file_version = event.file_version
+        elif what == "session_log":
+            if self.purges_at(event):
+                self._purge(event.step, delta)
+        elif what == "graph_def":
+            self._graph_def = event.graph_def
+            self.new_tag(GRAPH_TAG, "graphs", delta)
+        elif what == "meta_graph_def":
+            self._meta_graph_def = event.meta_graph_def
+            self.new_tag(GRAPH_TAG, "graphs", delta)
+        elif what == "tagged_run_metadata":
+            tag = event.tagged_run_metadata.tag
+            self._run_metadata[tag] = event.tagged_run_metadata.run_metadata
+            self.new_tag(tag, "graph_tagged_run_metadata", delta)
+
+    def _value(self, value: summary_pb2.Summary.Value, index: int, event: event_pb2.Event, buf: memoryview,
+               start: int, length: int, path: str, base: int, delta: RunDelta) -> None:
+        tag = data_compat.value_tag(value)
+        plugin = self.name_tag(tag, value, delta)
+        if plugin is None:
+            return
+        if plugin == "scalars":
+            try:
+                number = data_compat.scalar_of(value)
+            except ValueError as err:
+                delta.problems.append(Problem(path, base + start - HEADER_SIZE, f"tag {tag!r}: {err}"))
+                return
+            pending = self._pending_for(tag)
+            pending.values.append(number)
+            pending.steps.append(event.step)
+            pending.walls.append(event.wall_time)
+            return
+        if plugin in data_compat.BLOB_PLUGINS:
+            payload: BlobRef | Record = BlobRef(path, base + start, length, index)
+        else:
+            payload = Record(bytes(buf[start : start + length]), index)
+        self._series(tag, plugin).add(Item(event.step, event.wall_time, payload), self.purge_orphaned_data)
+        delta.points[tag] = delta.points.get(tag, 0) + 1
+
+    def add_scalars(self, tag: str, steps: np.ndarray, walls: np.ndarray, values: np.ndarray) -> None:
+        """Points of a scalar tag decoded as columns, after those gathered before them."""
+        self._pending_for(tag).add_columns(steps, walls, values)
+
+    def add_items(self, tag: str, plugin: str, steps: np.ndarray, walls: np.ndarray,
+                  payloads_of: Callable[[np.ndarray], list[BlobRef | Record]], delta: RunDelta) -> None:
+        """Offer many items of a sampled tag in order (``Reservoir.add_many``)."""
+        self._series(tag, plugin).add_many(steps, walls, payloads_of, self.purge_orphaned_data)
+        delta.points[tag] = delta.points.get(tag, 0) + len(steps)
+
+    def flush(self, delta: RunDelta) -> None:
+        """Append the scalar points gathered so far to their columns (at the end of a reload)."""
+        for tag, pending in self._pending.items():
+            cols = self._scalars.get(tag)
+            if cols is None:
+                cols = self._scalars[tag] = ScalarColumns()
+            steps, walls, values = pending.columns()
+            cols.extend(steps, walls, values, self.purge_orphaned_data)
+            delta.points[tag] = delta.points.get(tag, 0) + len(steps)
+        self._pending.clear()
+
+    def _series(self, tag: str, plugin: str) -> Reservoir:
+        series = self._tensors.get(tag)
+        if series is None:
+            series = self._tensors[tag] = Reservoir(self.capacities.get(plugin, self.capacities["*"]))
+        return series
+
+    def _pending_for(self, tag: str) -> _Pending:
+        pending = self._pending.get(tag)
+        if pending is None:
+            pending = self._pending[tag] = _Pending()
+        return pending
+
+    def _purge(self, step: int, delta: RunDelta) -> None:
+        """A SessionLog START at ``step``: the run restarted there, so later data is orphaned."""
+        self.flush(delta)
+        for cols in self._scalars.values():
+            delta.purged |= cols.purge(step) > 0
+        for series in self._tensors.values():
+            delta.purged |= series.purge(step) > 0
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def tags(self) -> dict[str, str]:
+        """``{tag: plugin name}``, tags sorted."""
+        return dict(sorted(self._plugins.items()))
+
+    def metadata(self, tag: str) -> summary_pb2.SummaryMetadata | None:
+        """The first SummaryMetadata seen for a tag (it names the plugin)."""
+        return self._metadata.get(tag)
+
+    def count(self, tag: str) -> int:
+        """Points held for a series (every scalar point; sampled items otherwise), without copying."""
+        cols = self._scalars.get(tag)
+        if cols is not None:
+            return cols.n
+        series = self._tensors.get(tag)
+        return len(series.items) if series is not None else 0
+
+    def scalar_footprint(self) -> tuple[int, int]:
+        """(points, bytes) held by all scalar columns, spare capacity included."""
+        return (sum(cols.n for cols in self._scalars.values()),
+                sum(cols.nbytes for cols in self._scalars.values()))
+
+    def scalar_columns(self, tag: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Copies of a scalar series' step, wall time and value columns in step order; None if
+        the tag has no scalar series."""
+        cols = self._scalars.get(tag)
+        return None if cols is None else cols.columns()
+
+    def sampled(self, tag: str) -> list[Item] | None:
+        """A sampled series' items in step order (a new list; arrival order differs only with
+        purge_orphaned_data=False); None if the tag has no sampled series."""
+        series = self._tensors.get(tag)
+        return None if series is None else sorted(series.items, key=lambda it: it.step)
+
+    def graph_events(self) -> tuple[bytes | None, bytes | None]:
+        """The run's latest ``graph_def`` and ``meta_graph_def`` bytes, as logged (either may be
+        None); decoding them, and so any damage, is the graph reader's (plugins/graph)."""
+        return self._graph_def, self._meta_graph_def
+
+    def run_metadata(self, tag: str) -> bytes:
+        """Serialized RunMetadata logged under ``tag``; KeyError if there is none."""
+        return self._run_metadata[tag]

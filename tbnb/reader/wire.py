@@ -1,0 +1,101 @@
+"""Protobuf's wire format as the bulk decoders read it: varints and fixed-width fields, one
+record at a time or as numpy columns over many records, and the template of a record layout.
+
+The bulk decoders (``scalars_bulk``, ``values_bulk``) read fields at known byte positions
+instead of parsing: a *template* record is walked once, and every record whose structural bytes
+equal the template's has its fields at the same columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Longest varint (a 64-bit value in 7-bit groups).
+MAX_VARINT_BYTES = 10
+
+
+class NoTemplate(Exception):
+    """The record is not one the template being built can describe."""
+
+
+def varint(data: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
+    """(value, next position) of the varint at ``pos``; NoTemplate past ``end`` or 10 bytes."""
+    result = shift = 0
+    while pos < end and shift < 70:
+        b = data[pos]
+        result |= (b & 0x7F) << shift
+        pos += 1
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+    raise NoTemplate
+
+
+def varints(a: np.ndarray, windows: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(value, byte count, whether it ends within 10 bytes) of the varint at each position
+    ``at`` of the bytes ``a``; ``windows`` is ``sliding_window_view(a, 10)``.
+
+    Positions are clamped into ``a`` (the caller flags rows that run past it). Byte by byte for
+    the first three (a step below 2**21, a length below 2 MiB: nearly every varint of a log),
+    each pass only over the rows still going; longer ones from 10-byte windows.
+    """
+    limit = len(a)
+    byte = a[np.clip(at, 0, limit - 1)]
+    value = (byte & 0x7F).astype(np.uint64)
+    count = np.ones(len(at), dtype=np.int64)
+    whole = np.ones(len(at), dtype=bool)
+    going = np.flatnonzero(byte >= 0x80)
+    for i in range(1, 3):
+        if not len(going):
+            break
+        byte = a[np.clip(at[going] + i, 0, limit - 1)]
+        value[going] |= (byte & 0x7F).astype(np.uint64) << np.uint64(7 * i)
+        count[going] += 1
+        going = going[byte >= 0x80]
+    if len(going):
+        value[going], count[going], whole[going] = _long_varints(windows, at[going], limit - MAX_VARINT_BYTES)
+    return value, count, whole
+
+
+def _long_varints(windows: np.ndarray, at: np.ndarray,
+                  last_window: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(value, byte count, whether it ends within 10 bytes) from 10-byte windows."""
+    w = windows[np.clip(at, 0, last_window)]
+    more = (w & 0x80) != 0
+    count = np.argmin(more, axis=1) + 1
+    value = np.zeros(len(at), dtype=np.uint64)
+    for i in range(int(count.max()) if len(at) else 0):
+        part = (w[:, i] & 0x7F).astype(np.uint64) << np.uint64(7 * i)
+        value |= np.where(i < count, part, np.uint64(0))
+    return value, count, ~more.all(axis=1) & (at <= last_window)
+
+
+@dataclass(frozen=True)
+class Template:
+    """Where a template record keeps the fields every kind of template reads (byte columns
+    within the record), and which bytes decide that another record parses alike."""
+
+    wall: int | None
+    step: tuple[int, int] | None  # column, varint length
+    tag: tuple[int, int]  # column, length
+    structural: tuple[int, ...]  # columns whose bytes must equal the template's
+    continuation: tuple[int, ...]  # varint columns whose top bit must equal the template's
+
+
+def column(rows: np.ndarray, col: int, dtype: str) -> np.ndarray:
+    """The fixed-width field at column ``col`` of every row ([m, width] uint8), as ``dtype``."""
+    size = np.dtype(dtype).itemsize
+    return np.ascontiguousarray(rows[:, col : col + size]).view(dtype).reshape(-1)
+
+
+def steps_of(rows: np.ndarray, step: tuple[int, int] | None) -> np.ndarray:
+    """The step varint (column, byte count: the same in every row) of every row; 0 if absent."""
+    if step is None:
+        return np.zeros(len(rows), dtype=np.int64)
+    col, k = step
+    out = np.zeros(len(rows), dtype=np.uint64)
+    for i in range(k):
+        out |= (rows[:, col + i] & 0x7F).astype(np.uint64) << np.uint64(7 * i)
+    return out.view(np.int64)
