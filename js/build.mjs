@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
+import { buildGraphExplorer } from "./build_graph_explorer.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ENTRY = path.join(here, "src", "board.js");
@@ -98,8 +99,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (process.argv.includes("--watch")) {
     const ctx = await esbuild.context(options(OUTFILE, { minify: false, sourcemap: "inline", logLevel: "info" }));
     await ctx.watch();
+    await buildGraphExplorer(undefined, { minify: false });
   } else {
     const result = await build();
+    const explorerBytes = await buildGraphExplorer();
+    console.log(`graph explorer (handed over by the kernel): ${(explorerBytes / 1024).toFixed(1)} KB`);
     const bytes = Object.values(result.metafile.outputs)[0].bytes;
     console.log(`${path.relative(process.cwd(), OUTFILE)}: ${(bytes / 1024).toFixed(1)} KB`);
     for (const [name, size] of Object.entries(await buildLazy())) console.log(`  lazy ${name}.js: ${(size / 1024).toFixed(1)} KB`);

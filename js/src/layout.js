@@ -5,7 +5,8 @@
 //   id          the `dashboard` trait's value; its name in the registry and in the kernel's
 //               list (constants.json "dashboards"), whose order the tabs follow
 //   label       the tab's name
-//   cards       {kind: {Card, plugin, noun, perRun, redrawOn}}: the kinds of card it defines.
+//   cards       {kind: {Card, plugin, plugins, noun, perRun, redrawOn}}: the kinds of card it
+//               defines (plugins: every plugin whose tags it shows, default [plugin]).
 //               Card: a class extending card.js's Card, made as new Card(board, item, section)
 //               with item {kind, tag, run, plugin}; plugin: whose tags it shows (the index's
 //               "plugin" field); noun: its data in messages ("No histogram data yet"); perRun:
@@ -22,6 +23,8 @@
 //   fills       true for a dashboard that is not a grid of per-tag cards (projector): one card of
 //               each of its kinds, not tied to a tag (item tag ""), filling the area; the card
 //               says itself when it has nothing to show
+//               card lists and draws the runs itself (hparams table, mesh gallery, graph
+//               explorer). Its item's tag is the plugin's name.
 
 import { CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_TYPES } from "./constants.js";
 import * as registry from "./dashboards/index.js";
@@ -37,7 +40,9 @@ const DEFAULT = BY_ID.get(DASHBOARD_IDS[0]) || DASHBOARDS[0];
 
 /** Every kind of card: kind -> {kind, Card, plugin, noun, perRun, redrawOn, label (its tab's)}. */
 export const KINDS = new Map(
-  DASHBOARDS.flatMap((d) => Object.entries(d.cards).map(([kind, spec]) => [kind, { redrawOn: [], ...spec, kind, label: d.label }])),
+  DASHBOARDS.flatMap((d) =>
+    Object.entries(d.cards).map(([kind, spec]) => [kind, { redrawOn: [], plugins: [spec.plugin], ...spec, kind, label: d.label }]),
+  ),
 );
 
 /** The spec of a kind of card (undefined for an unknown kind). */
@@ -121,8 +126,8 @@ export function isWhole(dashboard) {
 function wholeItems(id, kinds, tags) {
   const kind = kinds[0];
   const spec = KINDS.get(kind);
-  const byTag = spec && tags.get(spec.plugin);
-  const items = byTag && byTag.size ? [{ kind, tag: spec.plugin, run: null, rowStart: false }] : [];
+  const any = spec && spec.plugins.some((plugin) => (tags.get(plugin) || new Map()).size > 0);
+  const items = any ? [{ kind, tag: spec.plugin, run: null, rowStart: false }] : [];
   return { pinned: [], groups: items.length ? [{ name: BY_ID.get(id).label, items }] : [], tags: items.map((i) => i.tag), kinds };
 }
 
@@ -193,7 +198,7 @@ export function emptyMessage(layout, { tags, filter, message }) {
   if (layout.fills) return null;
   if (kinds.length === 0) return `No card type is selected: tick ${either(CARD_TYPES.map(cardTypeLabel))} above.`;
   const noun = either([...new Set(kinds.map((kind) => KINDS.get(kind).noun))]);
-  const anyTag = kinds.some((kind) => (tags.get(KINDS.get(kind).plugin) || new Map()).size > 0);
+  const anyTag = kinds.some((kind) => KINDS.get(kind).plugins.some((plugin) => (tags.get(plugin) || new Map()).size > 0));
   if (!anyTag) {
     const appear = noun === "scalar" ? "scalars appear" : "data appears";
     if (typeof message === "string" && message) return `No ${noun} data yet: ${message}.`;

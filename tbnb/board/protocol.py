@@ -309,6 +309,38 @@ Kernel -> page
   {"type": "projector_neighbors", "id", "index", "metric", "indices": int64[k],
    "distances": float64[k]}     exact, in the original space, nearest first
   {"type": "projector_stop", "id", "stopped": 0 | 1}
+Graphs (version 1 addition; traits first)
+-----------------------------------------
+``dashboard`` also takes "graphs": the graph explorer, one card filling the area.
+``graph_run``        str, default "": the run whose graph is shown ("" or a run without graphs:
+                     the page picks the first run that has one and writes it back)
+``graph_tag``        str, default "": which of its graphs: "" is the run's op graph (graph_def,
+                     else meta_graph_def); else a tag of graph_run_metadata(_graph),
+                     graph_keras_model or graph_tagged_run_metadata (a profile)
+``graph_expanded``   list of ids of open scopes (and grouped series); the page writes back what
+                     the user opens and closes (closing a scope closes what is open inside)
+``graph_selected``   str, default "": the node in the info panel; a click on the page sets it
+``graph_search``     str, a regex over node names (checked to compile); the page lists matches
+``graph_color_by``   "none" | "structure" (default) | "device" | "op" | "compute_time" | "memory"
+
+Page -> kernel
+  {"type": "graph_list", "id"}  the runs having graphs
+  {"type": "graph", "id", "run": str, "tag": str, "what": "levels" | "search" | "info" | "trace",
+   ...}                         one explorer request on the hierarchy of that graph (built once per
+                                run and tag, rebuilt when a reload reads a new graph); the other
+                                fields are those of tbnb/reader/plugins/graph/view.py's requests:
+                                levels: "expanded": [ids], "series": {id: bool}, "include":
+                                {id: bool}, "auto_extract": bool; search: "pattern", "limit";
+                                info: "name"; trace: "name", "expanded"
+  {"type": "graph_explorer", "id"}
+                                the explorer's script (its drawing and the dagre layout worker),
+                                not part of the bundle; asked once per page
+Kernel -> page
+  {"type": "graph_list", "id", "runs": [{"run", "tags": [str]}]}   tags: "" (op graph) first
+  {"type": "graph", "id", "run", "tag", "what", ...}
+                                view.py's reply (levels: node and edge columns as arrays, only
+                                the open levels), search.py's, info.py's or trace.py's
+  {"type": "graph_explorer", "id"} + buffers [the script's bytes]
 
 x values: "step" -> the step; "relative" -> seconds since the run's first event;
 "wall" -> epoch seconds (the page shows dates).

@@ -101,11 +101,11 @@ def test_only_answered_types_are_pushed() -> None:
 
 
 def test_the_registry_covers_the_wire_protocol() -> None:
-    assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "custom_scalars", "distributions",
-                                             "histograms", "hparams", "json", "mesh", "meshes", "pr_curves",
-                                             "projector_code", "projector_index", "projector_metadata",
-                                             "projector_neighbors", "projector_points", "projector_stop",
-                                             "series", "step_table", "text"]
+    assert sorted(dashboards.handlers()) == ["blob", "blobs", "csv", "custom_scalars", "distributions", "graph",
+                                             "graph_explorer", "graph_list", "histograms", "hparams", "json", "mesh",
+                                             "meshes", "pr_curves", "projector_code", "projector_index",
+                                             "projector_metadata", "projector_neighbors", "projector_points",
+                                             "projector_stop", "series", "step_table", "text"]
     assert sorted(dashboards.push_keys()) == ["distributions", "histograms", "pr_curves", "series", "step_table"]
 
 

@@ -65,7 +65,7 @@ def test_smoothing_is_clamped(make_board, small_logdir: Path, value: float, clam
 
 
 @pytest.mark.parametrize(("name", "value"), [
-    ("smoothing", math.nan), ("smoothing", "high"), ("x_axis", "time"), ("dashboard", "graphs"),
+    ("smoothing", math.nan), ("smoothing", "high"), ("x_axis", "time"), ("dashboard", "no-such-dashboard"),
     ("runs", ["mnist/(unclosed"]), ("runs", ["ok", "*bad"]), ("run_colors", {"a": "red"}),
     ("run_colors", {"a": "#12345"}), ("card_width", 10), ("hidden_runs", [1]), ("log_y", "yes"),
     ("card_types", ["scalars", "text"]), ("card_types", [1]), ("histogram_mode", "ridges"),

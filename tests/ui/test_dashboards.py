@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from .graph_logs import HOSTILE_ATTR, HOSTILE_NODE, HOSTILE_OP, HOSTILE_SCOPE, hostile_graph_def
 from .harness import (
     BoardPage,
     BrowserLog,
@@ -226,6 +227,7 @@ def write_hostile_logdir(logdir: Path) -> None:
         writer.close()
 
     with EventWriter(logdir / HOSTILE) as ew:
+        ew.add_graph_def(hostile_graph_def())  # node, op and attribute names that are markup
         for step in range(5):
             ew.add_scalar(HOSTILE, float(5 - step), step)
             ew.add_histogram("evil/hist", rng.normal(step, 1, 500), step)
@@ -371,8 +373,8 @@ AUDIT_JS = """
     if (['input', 'textarea', 'select', 'button'].includes(name) && el.closest('.tbnb-markdown, .tbnb-text-table')) {
       bad.push(describe(el));
     }
-    if (name === 'style' && el !== own) bad.push(describe(el));
-    if (name === 'svg' && !el.classList.contains('tbnb-icon') && !el.closest('.js-plotly-plot')) bad.push(describe(el));
+    if (name === 'style' && el !== own && !(el.classList.contains('tbnb-graph-style') && el.closest('.tbnb-card-graph'))) bad.push(describe(el));
+    if (name === 'svg' && !el.classList.contains('tbnb-icon') && !el.closest('.js-plotly-plot') && !el.classList.contains('tbnb-graph-svg')) bad.push(describe(el));
     for (const a of el.attributes) {
       const n = a.name.toLowerCase();
       if (n.startsWith('on')) bad.push(`${describe(el)}: handler ${n}`);
@@ -958,12 +960,32 @@ def test_hostile_content_is_inert(nb: Dash):
     expect(legend).to_contain_text("<b>bold</b> (3)")
     expect(legend.locator("img, b")).to_have_count(0)
     screenshot(s.page, f"dash-hostile-projector-{s.front_end}")
+    # The graph explorer: node, op and attribute names are SVG/HTML text.
+    s.show_tab(cell, "graphs")
+    graph = board.locator(".tbnb-card-graph")
+    scope = graph.locator(f'.tbnb-gnode[data-id="{HOSTILE_SCOPE}"]')
+    expect(scope).to_have_count(1, timeout=60_000)
+    expect(scope.locator("title").first).to_contain_text(HOSTILE_SCOPE)
+    expect(scope.locator(".tbnb-glabel")).to_contain_text("<img src=x")
+    scope.locator(".tbnb-gtoggle").click()
+    node = graph.locator(f'.tbnb-gnode[data-id="{HOSTILE_NODE}"]')
+    expect(node).to_have_count(1, timeout=30_000)
+    node.click()
+    info = graph.locator(".tbnb-graph-info")
+    expect(info.locator(".tbnb-graph-info-id")).to_have_text(HOSTILE_NODE, timeout=30_000)
+    expect(info.locator(".tbnb-graph-props td").first).to_have_text(HOSTILE_OP)
+    expect(info.locator(".tbnb-graph-attrs")).to_contain_text(HOSTILE_ATTR)
+    graph.locator(".tbnb-graph-searchbox").fill("pwned")
+    expect(graph.locator(".tbnb-graph-match").first).to_be_visible(timeout=30_000)
+    expect(graph.locator("b, img, script, foreignObject")).to_have_count(0)
+    screenshot(s.page, f"dash-hostile-graphs-{s.front_end}")
+    assert s.dialogs == [] and s.pwned() == 0
 
     # Nothing anywhere in either board can run, navigate, submit or restyle the page.
     for c in (C_SHOW, C_HOSTILE):
         bad = s.board(c).evaluate(AUDIT_JS)
         assert not bad, f"board of cell {c}:\n" + "\n".join(bad)
-    n_style = s.page.evaluate("() => [...document.querySelectorAll('.tbnb style')].length")
+    n_style = s.page.evaluate("() => [...document.querySelectorAll('.tbnb style:not(.tbnb-graph-style)')].length")
     n_boards = s.page.evaluate("() => document.querySelectorAll('.tbnb').length")
     assert n_style == n_boards, (n_style, n_boards)
     assert s.page.locator("iframe[srcdoc], form[action*='evil']").count() == 0

@@ -14,3 +14,4 @@ export { dashboard as custom_scalars } from "./custom_scalars.js";
 export { dashboard as hparams } from "./hparams.js";
 export { dashboard as mesh } from "./mesh.js";
 export { dashboard as projector } from "./projector.js";
+export { dashboard as graphs } from "./graphs.js";

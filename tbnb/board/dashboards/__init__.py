@@ -29,7 +29,21 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from ..request import Handler, PushKey
-from . import audio, custom_scalars, distributions, histograms, hparams, images, media, mesh, pr_curves, projector, scalars, text
+from . import (
+    audio,
+    custom_scalars,
+    distributions,
+    graphs,
+    histograms,
+    hparams,
+    images,
+    media,
+    mesh,
+    pr_curves,
+    projector,
+    scalars,
+    text,
+)
 from .media import BlobKind, blob_requests
 
 #: The registry: every dashboard module, in the order blob plugins are named in messages.
@@ -45,6 +59,7 @@ MODULES: list[ModuleType] = [
     hparams,
     mesh,
     projector,
+    graphs,
 ]
 
 

@@ -1,0 +1,105 @@
+// The nested layered layout: each open level of the graph laid out by dagre, deepest first, so
+// that an open scope is a node as large as its laid-out children. Runs in a worker (the layout
+// script, built apart from the bundle) and in node's tests; it gets dagre as an argument.
+// Nodes of a level that are extracted from the main graph (TensorBoard's auxiliary nodes) are
+// not laid out with it: they are stacked in a column at its right.
+
+const RANK = { rankdir: "TB", nodesep: 18, ranksep: 28, edgesep: 8, marginx: 8, marginy: 8 };
+const SIDE_GAP = 24;
+const SIDE_SEP = 8;
+/** Level layouts kept by the worker between requests. */
+const MAX_KEPT = 200;
+
+/**
+ * @param input  levels.js layoutInput's result: {pad, header, levels: [{level, nodes, edges}]}
+ * @param dagre  the dagre module
+ * @param cache  a Map kept between calls (optional): levels laid out before are not laid out again
+ * @returns {{pos: Object<number, {x, y, w, h}>, size: Object<number, {w, h}>,
+ *   edges: Object<number, {s, t, points}[]>, pad, header}}  centres relative to their level's
+ *   top-left corner (inside its frame's padding and header)
+ */
+export function nestedLayout(input, dagre, cache = null) {
+  const pos = {};
+  const size = {};
+  const edges = {};
+  const { pad, header } = input;
+  for (const lv of input.levels) {
+    const sized = lv.nodes.map((node) => {
+      if (!node.open) return node;
+      const inner = size[node.i] || { w: 40, h: 20 };
+      return { ...node, w: inner.w + 2 * pad, h: inner.h + header + pad };
+    });
+    const key = cache ? levelKey(lv, sized) : null;
+    const kept = key !== null ? cache.get(key) : undefined;
+    if (kept) {
+      // The same level laid out before (other levels changed): its result, by the new indices.
+      sized.forEach((node, k) => {
+        pos[node.i] = { ...kept.pos[k], w: node.w, h: node.h };
+      });
+      const index = sized.map((node) => node.i);
+      edges[lv.level] = kept.edges.map((e) => ({ s: index[e.s], t: index[e.t], points: e.points }));
+      size[lv.level] = kept.size;
+      continue;
+    }
+    const main = sized.filter((node) => node.extract === 0);
+    const side = sized.filter((node) => node.extract !== 0);
+    let width = 0;
+    let height = 0;
+    const list = [];
+    if (main.length) {
+      const g = new dagre.graphlib.Graph();
+      g.setGraph({ ...RANK });
+      g.setDefaultEdgeLabel(() => ({}));
+      for (const node of main) g.setNode(String(node.i), { width: node.w, height: node.h });
+      for (const edge of lv.edges) g.setEdge(String(edge.s), String(edge.t), {});
+      dagre.layout(g);
+      for (const node of main) {
+        const p = g.node(String(node.i));
+        pos[node.i] = { x: p.x, y: p.y, w: node.w, h: node.h };
+      }
+      for (const edge of lv.edges) {
+        const e = g.edge(String(edge.s), String(edge.t));
+        if (e && e.points) list.push({ s: edge.s, t: edge.t, points: e.points.map((p) => ({ x: p.x, y: p.y })) });
+      }
+      const graph = g.graph();
+      width = graph.width || 0;
+      height = graph.height || 0;
+    }
+    if (side.length) {
+      const colWidth = Math.max(...side.map((node) => node.w));
+      const x = width + (main.length ? SIDE_GAP : RANK.marginx) + colWidth / 2;
+      let y = RANK.marginy;
+      for (const node of side) {
+        pos[node.i] = { x, y: y + node.h / 2, w: node.w, h: node.h };
+        y += node.h + SIDE_SEP;
+      }
+      width = x + colWidth / 2 + RANK.marginx;
+      height = Math.max(height, y + RANK.marginy);
+    }
+    size[lv.level] = { w: Math.max(width, 40), h: Math.max(height, 20) };
+    edges[lv.level] = list;
+    if (key !== null) {
+      const local = new Map(sized.map((node, k) => [node.i, k]));
+      remember(cache, key, {
+        pos: sized.map((node) => pos[node.i]),
+        edges: list.map((e) => ({ s: local.get(e.s), t: local.get(e.t), points: e.points })),
+        size: size[lv.level],
+      });
+    }
+  }
+  return { pos, size, edges, pad, header };
+}
+
+/** What a level's layout depends on: its children (ids, sizes, extraction) and edges, in order. */
+export function levelKey(lv, sized) {
+  const local = new Map(sized.map((node, k) => [node.i, k]));
+  const nodes = sized.map((node) => `${node.id}\u0001${node.w}\u0001${node.h}\u0001${node.extract}`).join("\u0002");
+  const links = lv.edges.map((e) => `${local.get(e.s)},${local.get(e.t)}`).join(";");
+  return `${nodes}\u0003${links}`;
+}
+
+/** Keep at most MAX_KEPT level layouts (the oldest go first). */
+function remember(cache, key, value) {
+  cache.set(key, value);
+  while (cache.size > MAX_KEPT) cache.delete(cache.keys().next().value);
+}

@@ -1,0 +1,153 @@
+// The graph explorer's pure parts: the kernel's levels reply read into levels, the nested
+// layout's input and result (with the real dagre), edge widths and node colours.
+import test from "node:test";
+import assert from "node:assert/strict";
+import * as dagre from "../../../js/node_modules/@dagrejs/dagre/dist/dagre.esm.js";
+import { edgeWidth, layoutInput, leafWidth, levelModel, mergedEdges, place, MAX_WIDTH } from "../../../js/src/graph/levels.js";
+import { nestedLayout } from "../../../js/src/graph/nested_layout.js";
+import { nodeColors, ramp, RAMP, NEUTRAL } from "../../../js/src/graph/colors.js";
+
+// Top level: scope "Net" (open) and op "input"; inside Net: "Net/a", "Net/b" (scopes with the
+// same structure) and "Net/aux" (extracted). Edges: input -> Net (top), a -> b (inside Net).
+function reply() {
+  return {
+    ops: ["Placeholder", "NoOp"],
+    devices: ["/cpu:0"],
+    nodes: {
+      id: ["Net", "input", "Net/a", "Net/aux", "Net/b"],
+      label: ["Net", "input", "a", "aux", "b"],
+      parent: [-1, -1, 0, 0, 0],
+      kind: [1, 0, 1, 0, 1],
+      op: [-1, 0, -1, 1, -1],
+      device: [0, 0, 0, -1, 0],
+      count: [5, 1, 2, 1, 2],
+      expanded: [1, 0, 0, 0, 0],
+      extract: [0, 0, 0, 2, 0],
+      compute_time: [30, NaN, 10, NaN, 20],
+      memory: [NaN, NaN, NaN, NaN, NaN],
+      template: [0, -1, 1, -1, 1],
+      in_annotations: [0, 0, 0, 0, 0],
+      out_annotations: [0, 0, 0, 0, 0],
+    },
+    edges: {
+      src: [1, 2, 2],
+      dst: [0, 4, 4],
+      level: [-1, 0, 0],
+      src_child: [1, 2, 2],
+      dst_child: [0, 4, 4],
+      n_data: [1, 1, 0],
+      n_control: [0, 0, 1],
+      elements: [1000, 64, NaN],
+      annotation: [0, 0, 0],
+      label: ["1×10", "8×8", ""],
+    },
+  };
+}
+
+test("the levels reply is read into nodes and open levels", () => {
+  const m = levelModel(reply());
+  assert.equal(m.n, 5);
+  assert.deepEqual([...m.levels.keys()].sort(), [-1, 0]);
+  assert.deepEqual(m.levels.get(-1).children, [0, 1]);
+  assert.deepEqual(m.levels.get(0).children, [2, 3, 4]);
+  assert.equal(m.nodes[1].op, "Placeholder");
+  assert.equal(m.nodes[3].device, null);
+  assert.equal(m.nodes[4].depth, 1);
+  assert.equal(m.byId.get("Net/b").kind, "scope");
+});
+
+test("layout input: deepest level first, open children sized later, extracted nodes without edges", () => {
+  const input = layoutInput(levelModel(reply()));
+  assert.deepEqual(input.levels.map((lv) => lv.level), [0, -1]);
+  const inner = input.levels[0];
+  assert.deepEqual(inner.edges, [{ s: 2, t: 4, label: "8×8" }]); // one per pair; aux is extracted
+  assert.equal(inner.nodes.find((n) => n.i === 3).extract, 2);
+  const top = input.levels[1];
+  assert.equal(top.nodes.find((n) => n.i === 0).w, null); // open: sized by its children
+  assert.equal(leafWidth("x".repeat(500)), MAX_WIDTH);
+});
+
+test("nested layout with dagre: children inside their open scope, edges run downwards", () => {
+  const m = levelModel(reply());
+  const result = nestedLayout(layoutInput(m), dagre);
+  const placed = place(m, result);
+  const net = placed.boxes.get(0);
+  for (const i of [2, 3, 4]) {
+    const b = placed.boxes.get(i);
+    assert.ok(b.x >= net.x && b.y >= net.y && b.x + b.w <= net.x + net.w + 1e-6 && b.y + b.h <= net.y + net.h + 1e-6, `node ${i} inside Net`);
+  }
+  const a = placed.boxes.get(2);
+  const b = placed.boxes.get(4);
+  assert.ok(b.y > a.y, "b below a (a feeds b)");
+  const aux = placed.boxes.get(3);
+  assert.ok(aux.x > Math.max(a.x + a.w, b.x + b.w), "extracted node beside the main graph");
+  assert.ok(placed.width >= net.w && placed.height >= net.h);
+  assert.equal(placed.paths.length, 2); // input -> Net at the top, a -> b inside Net
+});
+
+test("edges between the same children merge; widths grow with tensor size", () => {
+  const merged = mergedEdges(levelModel(reply()));
+  const ab = merged.get("2,4");
+  assert.equal(ab.nData, 1);
+  assert.equal(ab.nControl, 1);
+  assert.equal(edgeWidth(NaN), 1);
+  assert.equal(edgeWidth(1e6, true), 1);
+  assert.ok(edgeWidth(1e6) > edgeWidth(1e3) && edgeWidth(1e3) > 1);
+  assert.ok(edgeWidth(1e30) <= 8);
+});
+
+test("colours: structure shares a colour, compute time ramps, unknown is grey", () => {
+  const m = levelModel(reply());
+  const s = nodeColors(m, "structure");
+  assert.equal(s.fill[2], s.fill[4]);
+  assert.notEqual(s.fill[0], s.fill[2]);
+  assert.equal(s.fill[1], NEUTRAL.op);
+  assert.equal(s.legend.items.length, 1);
+  const t = nodeColors(m, "compute_time");
+  assert.equal(t.fill[0], RAMP[1]);
+  assert.equal(t.fill[2], RAMP[0]);
+  assert.equal(t.legend.max, 30);
+  assert.equal(t.fill[1], "#e0e0e0");
+  assert.equal(ramp(0.5).length, 7);
+  const op = nodeColors(m, "op");
+  assert.deepEqual(op.legend.items.map((x) => x.label).sort(), ["NoOp", "Placeholder"]);
+  assert.equal(nodeColors(m, "none").legend.kind, "none");
+});
+
+test("the graphs tab is one whole card, shown when a run has a graph of any kind", async () => {
+  const { layoutItems, emptyMessage, isWhole, kindOf } = await import("../../../js/src/layout.js");
+  assert.ok(isWhole("graphs") && !isWhole("scalars"));
+  assert.ok(kindOf("graph").plugins.includes("graph_keras_model"));
+  assert.deepEqual(kindOf("scalars").plugins, ["scalars"]);
+  const tags = new Map([["graph_keras_model", new Map([["model", { runs: ["k"] }]])], ["scalars", new Map([["loss", { runs: ["a"] }]])]]);
+  const layout = layoutItems({ dashboard: "graphs", cardTypes: [], tags, shown: new Set(["k", "a"]), pinned: ["loss"] });
+  assert.deepEqual(layout.pinned, []);
+  assert.deepEqual(layout.groups[0].items, [{ kind: "graph", tag: "graphs", run: null, rowStart: false }]);
+  assert.equal(emptyMessage(layout, { tags, filter: "" }), null);
+  const none = layoutItems({ dashboard: "graphs", cardTypes: [], tags: new Map([["scalars", tags.get("scalars")]]), shown: new Set(["a"]), pinned: [] });
+  assert.deepEqual(none.groups, []);
+  assert.match(emptyMessage(none, { tags: new Map(), filter: "" }), /No graph data yet/);
+});
+
+test("opening and closing scopes: closing closes what is open inside", async () => {
+  const { toggled, withOpened, tagLabel } = await import("../../../js/src/graph/explorer.js");
+  assert.deepEqual(toggled(["Net"], "Net/a"), ["Net", "Net/a"]);
+  assert.deepEqual(toggled(["Net", "Net/a", "Net/a/b", "Netx"], "Net"), ["Netx"]);
+  assert.deepEqual(withOpened(["Net"], ["Net", "Net/a"]), ["Net", "Net/a"]);
+  assert.equal(tagLabel(""), "Op graph");
+  assert.equal(tagLabel("<b>k</b>"), "<b>k</b>");
+});
+
+test("the layout cache: an unchanged level is not laid out again, and lands where it was", () => {
+  const m = levelModel(reply());
+  const cache = new Map();
+  const first = nestedLayout(layoutInput(m), dagre, cache);
+  assert.equal(cache.size, 2);
+  let calls = 0;
+  const counting = { ...dagre, layout: (g) => { calls += 1; return dagre.layout(g); } };
+  const again = nestedLayout(layoutInput(m), counting, cache);
+  assert.equal(calls, 0);
+  assert.deepEqual(again.pos, first.pos);
+  assert.deepEqual(again.edges, first.edges);
+  assert.deepEqual(again.size, first.size);
+});
