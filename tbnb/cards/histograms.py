@@ -17,7 +17,7 @@ import numpy as np
 from ..board.dashboards.distributions import distribution_entries
 from ..board.dashboards.histograms import histogram_entries
 from .output import Card
-from .charts import AXIS, XAxis, base_layout, compact, escape_plotly, thousands
+from .charts import AXIS, XAxis, base_layout, compact, escape_plotly, make_figure, thousands
 from .colors import ramp_color, with_alpha
 from .view import CardView
 
@@ -147,8 +147,6 @@ def _grid_layout(title: str, view: CardView, n: int, names: Sequence[str]) -> di
 
 def histogram_card(view: CardView, tag: str, kind: str = "histograms", mode: str | None = None) -> Card:
     """The histogram (or, with ``kind="distributions"``, distribution) card of ``tag``."""
-    import plotly.graph_objects as go
-
     mode = mode or view.histogram_mode
     entries, axis = _panels(view, tag, distribution_entries if kind == "distributions" else histogram_entries)
     names = [escape_plotly(e["run"]) for e in entries]
@@ -170,7 +168,7 @@ def histogram_card(view: CardView, tag: str, kind: str = "histograms", mode: str
             traces += more
             layout[f"xaxis{ref}"].update({**value_axis, "showgrid": mode == "overlay"})
             layout[f"yaxis{ref}"].update({**AXIS, **yaxis})
-    figure = go.Figure({"data": traces, "layout": layout}, skip_invalid=False)
+    figure = make_figure(traces, layout)
     summary = (f"tbnb {kind} card {tag!r}: {len(entries)} run(s), {thousands(steps)} sampled steps "
                f"(at most {MAX_CURVES} drawn a run){', ' + mode if kind == 'histograms' else ''}, x axis {view.x_axis}")
     info = {"runs": [e["run"] for e in entries], "steps": {e["run"]: [int(s) for s in e["steps"]] for e in entries}}

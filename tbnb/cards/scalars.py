@@ -18,7 +18,7 @@ from ..board.dashboards.common import x_values
 from ..board.dashboards.scalars import in_range, read
 from ..board.downsample import minmax_downsample
 from .output import Card
-from .charts import AXIS, XAxis, base_layout, compact, escape_plotly, thousands
+from .charts import AXIS, XAxis, base_layout, compact, escape_plotly, make_figure, thousands
 from .view import CardView
 
 #: TensorBoard's opacity of the unsmoothed line (js scalars_plot.js).
@@ -94,11 +94,9 @@ def scalars_card(view: CardView, tag: str) -> Card:
                   xaxis={**AXIS, **axis.layout(), **({"range": axis.display_range(zoom), "autorange": False}
                                                      if zoom else {"autorange": True})},
                   yaxis={**AXIS, "type": "log" if view.log_y else "linear", "exponentformat": "e", "autorange": True})
-    import plotly.graph_objects as go
-
-    figure = go.Figure({"data": traces, "layout": layout}, skip_invalid=False)
+    figure = make_figure(traces, layout)
     summary = (f"tbnb scalars card {tag!r}: {len(lines)} run(s), {thousands(total)} points "
-               f"({thousands(drawn)} drawn, min/max kept per pixel), smoothing {view.smoothing:g}, "
+               f"({thousands(drawn)} drawn: each pixel column's min and max), smoothing {view.smoothing:g}, "
                f"x axis {view.x_axis}{zoomed}")
     info = {"runs": [ln["run"] for ln in lines], "points": total, "drawn": drawn,
             "last_steps": {ln["run"]: ln["last_step"] for ln in lines}}
