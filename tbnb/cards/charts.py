@@ -63,12 +63,11 @@ class XAxis:
     def layout(self) -> dict[str, Any]:
         """The x axis's plotly attributes (the page's xAxisLayout)."""
         if self.axis == "wall":
-            return {"type": "date", "hoverformat": "%Y-%m-%d %H:%M:%S", "title": {"text": "wall time"}}
+            return {"type": "date", "hoverformat": "%Y-%m-%d %H:%M:%S"}
         if self.axis == "relative":
             name = self.unit[0] if self.unit else "s"
-            return {"type": "linear", "ticksuffix": f" {name}", "hoverformat": ".4~f", "exponentformat": "none",
-                    "title": {"text": "relative time"}}
-        return {"type": "linear", "hoverformat": ",d", "exponentformat": "SI", "title": {"text": "step"}}
+            return {"type": "linear", "ticksuffix": f" {name}", "hoverformat": ".4~f", "exponentformat": "none"}
+        return {"type": "linear", "hoverformat": ",d", "exponentformat": "SI"}
 
 
 def compact(values: np.ndarray) -> np.ndarray:
@@ -86,12 +85,12 @@ def base_layout(title: str, width: int, height: int) -> dict[str, Any]:
     return {
         "title": {"text": title, "font": {"size": 13}, "x": 0, "xanchor": "left"},
         "width": width, "height": height,
-        "margin": {"l": 56, "r": 16, "t": 40, "b": 40, "pad": 2},
+        "margin": {"l": 56, "r": 16, "t": 40, "b": 28, "pad": 2},
         "paper_bgcolor": "#ffffff", "plot_bgcolor": "#ffffff",
         "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 11,
                  "color": "#212121"},
         "hoverlabel": {"namelength": -1},
-        "legend": {"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0, "font": {"size": 10}},
+        "legend": {"orientation": "h", "yanchor": "top", "y": -0.12, "x": 0, "font": {"size": 10}},
     }
 
 

@@ -152,7 +152,8 @@ def histogram_card(view: CardView, tag: str, kind: str = "histograms", mode: str
     names = [escape_plotly(e["run"]) for e in entries]
     steps = sum(len(e["steps"]) for e in entries)
     how = f"{mode} " if kind == "histograms" else ""
-    title = f"{escape_plotly(tag)}  <span style='font-size:11px;color:#616161'>{how}{kind} · {thousands(steps)} sampled steps</span>"
+    axis_note = "" if view.x_axis == "step" else f" · time: {view.x_axis}"
+    title = f"{escape_plotly(tag)}  <span style='font-size:11px;color:#616161'>{how}{kind} · {thousands(steps)} sampled steps{axis_note}</span>"
     layout = _grid_layout(title, view, len(entries), names)
     traces: list[dict[str, Any]] = []
     for i, entry in enumerate(entries):

@@ -86,9 +86,10 @@ def scalars_card(view: CardView, tag: str) -> Card:
                        "y": compact(ln["smoothed"]), "line": {"color": color, "width": 1.5},
                        "hovertemplate": f"{name}: <b>%{{y:.4~g}}</b><extra></extra>", "showlegend": True})
     zoom = view.zoom_of(tag)
+    axis_note = "" if view.x_axis == "step" else f" · x: {view.x_axis} time"
     zoomed = f" · zoomed to {zoom[0]:g}–{zoom[1]:g}" if zoom else ""
     title = f"{escape_plotly(tag)}  <span style='font-size:11px;color:#616161'>{thousands(total)} points " \
-            f"({thousands(drawn)} drawn) · smoothing {view.smoothing:g}{zoomed}</span>"
+            f"({thousands(drawn)} drawn) · smoothing {view.smoothing:g}{axis_note}{zoomed}</span>"
     layout = base_layout(title, view.width, view.height)
     layout.update(hovermode="x unified", dragmode="zoom",
                   xaxis={**AXIS, **axis.layout(), **({"range": axis.display_range(zoom), "autorange": False}
