@@ -114,16 +114,16 @@ def test_reopened_without_kernel_shows_the_cards(executed: Executed, jupyter_ser
     the dialog is answered "No Kernel"): JupyterLab's plotly renderer draws the chart cards from
     the plotly JSON, the untrusted HTML cards show their images and escaped text."""
     nb = nbformat.read(str(executed.notebook), as_version=4)
-    nb.metadata["kernelspec"] = {"name": "tbnb-no-such-kernel", "display_name": "none", "language": "python"}
+    # No kernel that exists, and no language to pick one by (JupyterLab would start python3).
+    nb.metadata["kernelspec"] = {"name": "tbnb-no-such-kernel", "display_name": "none", "language": "none"}
+    nb.metadata.pop("language_info", None)
     name = f"cards-nokernel-{jupyter_server.front_end}.ipynb"
     nbformat.write(nb, str(jupyter_server.root_dir / name))
     log = BrowserLog()
     with own_page(browser, log, jupyter_server) as page:
         page.add_init_script("window.__pwned = 0;")
         page.goto(jupyter_server.notebook_url(name), wait_until="domcontentloaded")
-        no_kernel = page.locator(".jp-Dialog button", has_text="No Kernel")
-        no_kernel.first.wait_for(timeout=60_000)
-        no_kernel.first.click()
+        page.locator(".jp-Dialog").get_by_role("button", name="No Kernel").click(timeout=60_000)
         page.wait_for_function("document.querySelectorAll('.js-plotly-plot .main-svg').length >= 3", timeout=60_000)
         check_charts(page.evaluate(_CHARTS_JS), executed.logdir)
         assert jupyter_server.api("/api/kernels") == []
