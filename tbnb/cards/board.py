@@ -11,8 +11,8 @@ import os
 from dataclasses import fields
 from typing import Any
 
-from .output import Card
 from .html import page_html, write_text
+from .output import Card
 from .registry import make_card, page_kinds
 from .view import CardView
 

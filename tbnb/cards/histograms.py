@@ -16,9 +16,9 @@ import numpy as np
 
 from ..board.dashboards.distributions import distribution_entries
 from ..board.dashboards.histograms import histogram_entries
-from .output import Card
 from .charts import AXIS, XAxis, base_layout, compact, escape_plotly, make_figure, thousands
 from .colors import ramp_color, with_alpha
+from .output import Card
 from .view import CardView
 
 #: A full ridge's share of a panel's height, and the most steps drawn (js/src/histogram.js).

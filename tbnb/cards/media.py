@@ -12,12 +12,13 @@ from __future__ import annotations
 import base64
 import html
 from collections.abc import Callable
+
 import numpy as np
 
 from ..board.dashboards.audio import clip_bytes, clip_count, clip_label, sniff_audio
 from ..board.dashboards.common import tensor_series
 from ..board.dashboards.images import image_bytes, image_count, sniff_image
-from ..board.dashboards.media import OK, as_text
+from ..board.dashboards.media import OK
 from ..board.dashboards.text import text_item
 from .output import Card, heading
 from .view import CardView

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .output import Card
 from .histograms import distribution_card, histogram_card
 from .kind import CardKind
 from .media import audio_card, images_card, text_card
+from .output import Card
 from .scalars import scalars_card
 from .view import CardView
 

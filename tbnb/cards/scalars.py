@@ -17,8 +17,8 @@ import numpy as np
 from ..board.dashboards.common import x_values
 from ..board.dashboards.scalars import in_range, read
 from ..board.downsample import minmax_downsample
-from .output import Card
 from .charts import AXIS, XAxis, base_layout, compact, escape_plotly, make_figure, thousands
+from .output import Card
 from .view import CardView
 
 #: TensorBoard's opacity of the unsmoothed line (js scalars_plot.js).

@@ -13,7 +13,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..board.protocol import DEFAULT_CARD_WIDTH, DEFAULT_MAX_BLOB_BYTES, DEFAULT_SMOOTHING, HISTOGRAM_MODES, X_AXES
+from ..board.protocol import (
+    DEFAULT_CARD_WIDTH,
+    DEFAULT_MAX_BLOB_BYTES,
+    DEFAULT_SMOOTHING,
+    HISTOGRAM_MODES,
+    X_AXES,
+)
 from ..board.sources import MultiLogdir
 from ..board.view import shown_runs, tag_passes, zoom_of
 from ..reader.logdir import Logdir

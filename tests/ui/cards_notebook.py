@@ -74,7 +74,7 @@ def can_cut_network() -> str | None:
     """None if ``offline`` works here, else why not."""
     if not (shutil.which("unshare") and shutil.which("ip")):
         return "unshare or ip (util-linux, iproute2) is missing"
-    done = subprocess.run(offline(["true"]), capture_output=True, text=True)
+    done = subprocess.run(offline(["true"]), check=False, capture_output=True, text=True)
     return None if done.returncode == 0 else f"unshare -n failed: {done.stderr.strip()}"
 
 
@@ -87,6 +87,7 @@ def execute_and_convert(root: Path) -> Executed:
     jupyter = [sys.executable, "-m", "jupyter", "nbconvert"]
     for cmd in ([*jupyter, "--to", "notebook", "--execute", "--output", "cards-executed.ipynb", str(source)],
                 [*jupyter, "--to", "html", str(root / "cards-executed.ipynb")]):
-        done = subprocess.run(offline(cmd), capture_output=True, text=True, env=env, cwd=root, timeout=600)
+        done = subprocess.run(offline(cmd), check=False, capture_output=True, text=True, env=env, cwd=root,
+                              timeout=600)
         assert done.returncode == 0, f"{cmd} failed:\n{done.stderr[-3000:]}"
     return Executed(logdir, root / "cards-executed.ipynb", root / "cards-executed.html")

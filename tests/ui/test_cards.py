@@ -29,7 +29,6 @@ _CHARTS_JS = """
 () => Array.from(document.querySelectorAll('.js-plotly-plot')).map((el) => ({
   svg: el.querySelectorAll('.main-svg').length,
   paths: el.querySelectorAll('.scatterlayer .trace path.js-line, .scatterlayer .trace path.js-fill').length,
-  title: (el._fullLayout && el._fullLayout.title && el._fullLayout.title.text) || '',
   traces: (el._fullData || []).map((t) => ({name: t.name, last: t.x && t.x.length ? Number(t.x[t.x.length - 1]) : null,
                                           n: t.x ? t.x.length : 0})),
 }))
@@ -138,3 +137,46 @@ def test_reopened_without_kernel_shows_the_cards(executed: Executed, jupyter_ser
         screenshot(page, f"cards-nokernel-{jupyter_server.front_end}")
     assert_only_loopback(log)
     assert HOSTILE_RUN not in json.dumps([e for e in log.errors()])
+
+
+@pytest.mark.parametrize("jupyter_server", ["lab"], indirect=True)
+def test_cards_outlive_the_kernel_in_jupyterlab(executed: Executed, jupyter_server, browser) -> None:
+    """A live board's card and a card without a board, run in JupyterLab; the card cell run again
+    (its new output carries plotly.js again: the old one is replaced); saved; the kernel shut
+    down; the page reloaded: both cards are drawn from the saved outputs."""
+    from .harness import open_notebook, run_cell, run_notebook_in_browser
+
+    name = "cards-live.ipynb"
+    jupyter_server.write_notebook(name, [
+        f"import tbnb\nLOGDIR = {str(executed.logdir)!r}",
+        "board = tbnb.show(LOGDIR, smoothing=0.8, hidden_runs=['mnist/lr_0.1'], reload_interval=0)",
+        "board.card('loss/train')",
+        "tbnb.card(LOGDIR, 'accuracy/train')",
+    ])
+    log = BrowserLog()
+    with own_page(browser, log, jupyter_server) as page:
+        run_notebook_in_browser(page, jupyter_server, name)
+        run_cell(page, name, 2)
+        page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
+        page.wait_for_timeout(1500)
+        saved = nbformat.read(str(jupyter_server.root_dir / name), as_version=4)
+        html = [c.outputs[0].data.get("text/html", "") for c in saved.cells[2:]]
+        assert "plotly.js v" in html[0] and "plotly.js v" not in html[1]
+        assert "smoothing 0.8" in saved.cells[2].outputs[0].data["text/plain"]
+        jupyter_server.shutdown_kernels()
+        page.reload()
+        open_notebook(page, jupyter_server, name)  # a new kernel; the outputs are the saved ones
+        page.wait_for_function("document.querySelectorAll('.js-plotly-plot .main-svg').length >= 2", timeout=60_000)
+        page.locator(".jp-Notebook .jp-Cell").nth(2).scroll_into_view_if_needed()
+        screenshot(page, "cards-reopened-lab")
+        # The Board's own charts are on the page too (drawn again by the new kernel): find the
+        # cards by their runs.
+        hostile = HOSTILE_RUN.replace("<", "&lt;").replace(">", "&gt;")
+        page.wait_for_function("document.querySelectorAll('.js-plotly-plot .main-svg').length >= 3", timeout=60_000)
+        charts = page.evaluate(_CHARTS_JS)
+        names = [{t["name"] for t in c["traces"]} for c in charts if c["svg"] and c["paths"]]
+        assert {"mnist/lr_0.01", "tf2/lr_0.05", hostile} in names, charts  # board.card: the hidden run is out
+        assert {"mnist/lr_0.01", "mnist/lr_0.1", "tf2/lr_0.05"} in names, charts  # tbnb.card: every run
+        text = page.locator(".jp-Notebook").inner_text()
+        assert "640 points (640 drawn) · smoothing 0.8" in text and "900 points (900 drawn) · smoothing 0.6" in text
+    assert_only_loopback(log)
