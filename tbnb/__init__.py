@@ -13,8 +13,9 @@ from .reader.logdir import Logdir, LogdirError, load
 
 if TYPE_CHECKING:
     from .board import Board, load_ipython_extension, show
+    from .cards import card
 
-__all__ = ["Board", "Logdir", "LogdirError", "__version__", "load", "load_ipython_extension", "show"]
+__all__ = ["Board", "Logdir", "LogdirError", "__version__", "card", "load", "load_ipython_extension", "show"]
 
 #: Widget code is imported on first use: the reader and the CLI must not pay for (or need)
 #: anywidget, ipywidgets and IPython.
@@ -26,6 +27,10 @@ def __getattr__(name: str) -> Any:
         from . import board
 
         return getattr(board, name)
+    if name == "card":  # plotly and numpy only: no widget code
+        from .cards import card
+
+        return card
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

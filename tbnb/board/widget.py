@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import anywidget
 from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe, validate
 
+from ..cards.board import CardMethods
 from . import assets
 from .cells import execution_count
 from .core import changed_reply, index_reply, plotly_reply, totals
@@ -68,7 +69,7 @@ BASE_SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers",
 _plotly_pushed = False
 
 
-class Board(*trait_mixins(), anywidget.AnyWidget):  # type: ignore[misc]
+class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[misc]
     """TensorBoard's dashboards for a logdir, live in the output cell.
 
     ``Board(logdir)`` or ``Board(logdir_spec="name1:path1,name2:path2")``; the other arguments
