@@ -17,6 +17,7 @@ import { smooth } from "../smoothing.js";
 import { relativeUnit } from "../xaxis.js";
 import { chartLines, lineColors, lineKey, marginTraces, tagRequests } from "./custom_scalars_plot.js";
 import { ScalarCard } from "./scalars.js";
+import { NoStepView } from "./step_view.js";
 
 const CONFIG_TAG = "custom_scalars__config__";
 
@@ -54,6 +55,7 @@ export class LayoutChart extends ScalarCard {
   }
 
   build() {
+    this.steps = new NoStepView();
     this.logButton = iconButton("log", "Log scale for y (this chart)", () => this.setLogY(!this.logY));
     this.title = h("div", { class: "tbnb-card-title" });
     this.sub = h("div", { class: "tbnb-card-sub" });

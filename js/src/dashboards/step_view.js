@@ -41,6 +41,23 @@ function traitsOf(board) {
   return out;
 }
 
+/** The step view of a chart that has no data table of its own (a custom-scalars chart draws
+ * several tags at once, so no one tag's table fits it): the scalar card's calls do nothing. */
+export class NoStepView {
+  constructor() {
+    this.reply = null;
+    this.layer = null;
+    this.table = null;
+  }
+  refresh() {}
+  place() {}
+  hover() {}
+  unhover() {}
+  customTooltip() {
+    return false;
+  }
+}
+
 export class StepView {
   constructor(card) {
     this.card = card;
