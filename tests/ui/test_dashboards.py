@@ -290,6 +290,8 @@ def notebook_cells(good: Path, evil: Path) -> list[str]:
 # has its plotly chart.
 CARD_DRAWN_JS = """
 (card) => {
+  // The graph explorer has no sub line: it is drawn once its SVG holds nodes.
+  if (card.dataset.kind === 'graph') return !!card.querySelector('svg.tbnb-graph-svg .tbnb-gnode');
   const sub = card.querySelector('.tbnb-card-sub');
   if (!sub || /loading/.test(sub.textContent)) return false;
   if (card.querySelector('.tbnb-loading')) return false;
