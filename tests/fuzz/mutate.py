@@ -25,14 +25,14 @@ from google.protobuf.message import DecodeError
 
 from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
 
-from .oracle import _masked
+from .oracle import declared, masked_crc
 
 Records = list[bytes]
 
 
 def frame(payload: bytes) -> bytes:
     header = struct.pack("<Q", len(payload))
-    return header + struct.pack("<I", _masked(header)) + payload + struct.pack("<I", _masked(payload))
+    return header + struct.pack("<I", masked_crc(header)) + payload + struct.pack("<I", masked_crc(payload))
 
 
 def split(data: bytes) -> tuple[Records, bytes]:
@@ -40,7 +40,7 @@ def split(data: bytes) -> tuple[Records, bytes]:
     out, pos = [], 0
     while pos + 12 <= len(data):
         (length,) = struct.unpack_from("<Q", data, pos)
-        if _masked(data[pos:pos + 8]) != struct.unpack_from("<I", data, pos + 8)[0] or pos + 16 + length > len(data):
+        if masked_crc(data[pos:pos + 8]) != struct.unpack_from("<I", data, pos + 8)[0] or pos + 16 + length > len(data):
             break
         out.append(data[pos + 12:pos + 12 + length])
         pos += 16 + length
@@ -290,7 +290,7 @@ def b_length(data: bytearray, rng: random.Random) -> bytearray:
         at = rng.choice(offs)
         data[at:at + 8] = struct.pack("<Q", rng.choice([0, 2**31, 2**63, 2**31 - 1, 2**64 - 1, 1]))
         if rng.random() < 0.5:
-            data[at + 8:at + 12] = struct.pack("<I", _masked(bytes(data[at:at + 8])))
+            data[at + 8:at + 12] = struct.pack("<I", masked_crc(bytes(data[at:at + 8])))
     return data
 
 
@@ -320,7 +320,7 @@ BYTE_MUTATIONS: dict[str, Callable[[bytearray, random.Random], bytearray]] = {
 #: Whole files that are odd rather than damaged.
 ODD_FILES = {
     "empty": b"",
-    "header_only": struct.pack("<Q", 10) + struct.pack("<I", _masked(struct.pack("<Q", 10))),
+    "header_only": struct.pack("<Q", 10) + struct.pack("<I", masked_crc(struct.pack("<Q", 10))),
     "zeros": bytes(64),
     "one_empty_record": frame(b""),
 }
@@ -332,6 +332,9 @@ class Mutated:
 
     data: bytes
     steps: list[str] = field(default_factory=list)
+    #: Largest (declared - held) bytes of a tensor in the mutated records, wherever they end up
+    #: (a damaged framing can hide a record from the oracle's walk but not from a resyncing reader).
+    declared_excess: int = 0
 
 
 def mutate(seed: bytes, other: bytes, rng: random.Random, n: int | None = None) -> Mutated:
@@ -345,9 +348,24 @@ def mutate(seed: bytes, other: bytes, rng: random.Random, n: int | None = None) 
     for name in record_names:
         recs = RECORD_MUTATIONS[name](recs, rng, other_recs)
         steps.append(name)
+    excess = 0
+    if {"shape", "dtype", "splice", "huge_varint", "field_tag"} & set(record_names):
+        excess = max((_excess(p) for p in recs), default=0)
     data = bytearray(b"".join(frame(p) for p in recs) + tail)
     for name in names:
         if name in BYTE_MUTATIONS:
             data = BYTE_MUTATIONS[name](data, rng)
             steps.append(name)
-    return Mutated(bytes(data), steps)
+    return Mutated(bytes(data), steps, excess)
+
+
+def _excess(payload: bytes) -> int:
+    ev = _event(payload)
+    if ev is None or not ev.HasField("summary"):
+        return 0
+    out = 0
+    for v in ev.summary.value:
+        if v.WhichOneof("value") == "tensor":
+            want, held = declared(v.tensor)
+            out = max(out, want - held)
+    return out

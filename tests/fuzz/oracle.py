@@ -7,6 +7,9 @@ deliberately simple and conservative, so that it only ever claims points that ar
   end of the file, ends the walk (what follows may still be read by a smarter reader, but is not
   claimed). A record whose length CRC holds but whose data CRC fails is skipped, and the walk
   goes on after it (the reader documents that policy).
+* A file whose walk ended before its last byte may hold, past the damage, anything a resyncing
+  reader finds: values of any tag, even the first value that fixes a tag's plugin. So the files
+  of a run after such a file are not used at all.
 * An intact record counts only if protobuf parses it as an ``Event``.
 * Scalar points: a tag (of one run, files in name order) counts only when every intact value of
   that tag is scalar-like: ``simple_value`` or a rank-0 one-element ``DT_FLOAT``/``DT_DOUBLE``
@@ -40,36 +43,38 @@ _ITEMSIZE = {types_pb2.DT_FLOAT: 4, types_pb2.DT_DOUBLE: 8, types_pb2.DT_INT32: 
              types_pb2.DT_BOOL: 1, types_pb2.DT_STRING: 8}
 
 
-def _masked(data: bytes) -> int:
+def masked_crc(data: bytes) -> int:
     crc = crc32c.crc32c(data)
     return ((((crc >> 15) | (crc << 17)) & _U32) + 0xA282EAD8) & _U32
 
 
-def intact_records(data: bytes) -> list[bytes]:
-    """The payloads of the records that the framing rule above calls intact, in file order."""
+def intact_records(data: bytes) -> tuple[list[bytes], bool]:
+    """(payloads of the records that the framing rule above calls intact, in file order,
+    whether the walk reached the end of the file)."""
     out, pos, n = [], 0, len(data)
     while pos + 12 <= n:
         header = data[pos:pos + 8]
         (length,) = struct.unpack("<Q", header)
         (hcrc,) = struct.unpack("<I", data[pos + 8:pos + 12])
-        if _masked(header) != hcrc or pos + 16 + length > n:
+        if masked_crc(header) != hcrc or pos + 16 + length > n:
             break
         payload = data[pos + 12:pos + 12 + length]
         (dcrc,) = struct.unpack("<I", data[pos + 12 + length:pos + 16 + length])
-        if _masked(payload) == dcrc:
+        if masked_crc(payload) == dcrc:
             out.append(payload)
         pos += 16 + length
-    return out
+    return out, pos == n
 
 
-def parse_events(data: bytes) -> list[event_pb2.Event]:
+def parse_events(data: bytes) -> tuple[list[event_pb2.Event], bool]:
     events = []
-    for payload in intact_records(data):
+    payloads, complete = intact_records(data)
+    for payload in payloads:
         try:
             events.append(event_pb2.Event.FromString(payload))
         except (DecodeError, RuntimeError, ValueError):
             continue
-    return events
+    return events, complete
 
 
 def _scalar_like(value) -> tuple[bool, float | None]:
@@ -120,12 +125,12 @@ class Expected:
     bad_shape_tags: set[str] = field(default_factory=set)
 
 
-def _declared(t) -> tuple[int, int]:
+def declared(t) -> tuple[int, int]:
     """(declared bytes, bytes held) of a TensorProto."""
     n = 1
     for d in t.tensor_shape.dim:
         n *= max(d.size, 0)
-    item = _ITEMSIZE.get(t.dtype, 8)
+    item = _ITEMSIZE.get(t.dtype, 16)
     held = len(t.tensor_content)
     for f, v in t.ListFields():
         if f.name.endswith("_val"):
@@ -138,24 +143,27 @@ def expect_run(files: list[bytes]) -> Expected:
     exp = Expected()
     values: dict[str, list[tuple[bool, float | None, int, float, str]]] = defaultdict(list)
     for data in files:
-        for ev in parse_events(data):
+        events, complete = parse_events(data)
+        for ev in events:
             if not ev.HasField("summary"):
                 continue
             for v in ev.summary.value:
                 tag = v.tag or v.node_name
                 kind = v.WhichOneof("value")
                 if kind == "tensor":
-                    declared, held = _declared(v.tensor)
-                    if declared > max(held, 8):
-                        exp.declared_excess = max(exp.declared_excess, declared - held)
+                    want, held = declared(v.tensor)
+                    if want > max(held, 8):
+                        exp.declared_excess = max(exp.declared_excess, want - held)
                         exp.bad_shape_tags.add(tag)
-                    elif any(d.size < 0 for d in v.tensor.tensor_shape.dim) or declared != held:
+                    elif any(d.size < 0 for d in v.tensor.tensor_shape.dim) or want != held:
                         exp.bad_shape_tags.add(tag)
                 if not tag:
                     continue
                 ok, x = _scalar_like(v)
                 first_md = v.HasField("metadata") and v.metadata.plugin_data.plugin_name == "scalars"
                 values[tag].append((ok, x, ev.step, ev.wall_time, kind or "", first_md))
+        if not complete:
+            break
     for tag, vals in values.items():
         kinds = {k for _, _, _, _, k, _ in vals}
         if {"simple_value", "tensor"} <= kinds:

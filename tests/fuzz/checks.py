@@ -1,0 +1,251 @@
+"""One fuzz input: a small logdir made from mutated seeds, read both ways, checked four ways.
+
+Checks per input: no exception escapes the public API; peak memory within ``memory.limit`` of the
+input size; every point the oracle claims is read; bulk (``tbnb.load``) and general
+(``Logdir(bulk=False)``) readers agree exactly, and an incremental reload (half the file, then
+all of it) ends where a single load does.
+
+Each failure gets a label: ``class N`` when it matches a failure class of issue 16 that is not
+fixed yet (so that those inputs are counted and reported apart, never dropped), ``new`` otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tbnb.reader.logdir import Logdir
+
+from . import memory, mutate, oracle, snapshot
+
+EVENT_NAME = "events.out.tfevents.{:010d}.fuzz.{}"
+
+
+@dataclass
+class Case:
+    """A logdir to write: ``{relative path: bytes}``, ``None`` meaning a directory."""
+
+    files: dict[str, bytes | None]
+    steps: list[str]
+    seeds: list[str]
+    purge: bool = False
+    #: Bytes that a mutated tensor declares beyond what it holds (see ``mutate.Mutated``).
+    declared_excess: int = 0
+    #: Reload twice: first with the main file cut here, then whole (None: one load).
+    split_at: int | None = None
+
+    @property
+    def size(self) -> int:
+        return sum(len(v) for v in self.files.values() if v)
+
+
+@dataclass
+class Failure:
+    label: str  # "class N" or "new"
+    kind: str  # crash / hang / over-allocation / points lost / mismatch
+    detail: str
+
+
+@dataclass
+class Outcome:
+    failures: list[Failure] = field(default_factory=list)
+    peak: int = 0
+
+
+MAIN = "a/" + EVENT_NAME.format(1_000_000_000, 1)
+
+
+def build_case(seeds: dict[str, bytes], rng: random.Random, extras: dict[str, bytes] | None = None) -> Case:
+    """A random input: run ``a`` holds one mutated seed, sometimes a second file; sometimes run
+    ``b`` holds an odd file; sometimes projector files ride along, damaged or not."""
+    names = sorted(seeds)
+    first, second = rng.choice(names), rng.choice(names)
+    m = mutate.mutate(seeds[first], seeds[second], rng)
+    files: dict[str, bytes | None] = {MAIN: m.data}
+    steps = list(m.steps)
+    excess = m.declared_excess
+    if rng.random() < 0.25:
+        other = mutate.mutate(seeds[second], seeds[first], rng, n=rng.choice([0, 1]))
+        excess = max(excess, other.declared_excess)
+        files["a/" + EVENT_NAME.format(1_000_000_001, 2)] = other.data
+        steps += ["second:" + s for s in other.steps]
+    if rng.random() < 0.1:
+        odd = rng.choice(list(mutate.ODD_FILES) + ["directory"])
+        path = "b/" + EVENT_NAME.format(1_000_000_000, 3)
+        files[path] = None if odd == "directory" else mutate.ODD_FILES[odd]
+        if odd != "directory":
+            files["b/" + EVENT_NAME.format(1_000_000_001, 4)] = seeds[first]
+        steps.append("odd:" + odd)
+    if extras and rng.random() < 0.05:
+        for rel, data in extras.items():
+            if rel.startswith(first.split("/")[0] + "/run/"):
+                inner = rel.split("/run/", 1)[1]
+                files["a/" + inner] = bytes(mutate.b_bitflip(bytearray(data), rng)) if rng.random() < 0.5 else data
+        steps.append("projector")
+    purge = rng.random() < 0.2
+    split_at = rng.randrange(len(m.data) + 1) if rng.random() < 0.25 else None
+    return Case(files, steps, [first, second], purge, excess, split_at)
+
+
+def write_case(case: Case, root: Path, main_cut: int | None = None) -> None:
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    for rel, data in case.files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if data is None:
+            path.mkdir()
+        else:
+            path.write_bytes(data if rel != MAIN or main_cut is None else data[:main_cut])
+
+
+class Hang(Exception):
+    """Raised by the alarm when one input runs past its time limit."""
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise Hang()
+
+
+def _read(root: Path, case: Case, bulk: bool, meter: memory.PeakMeter) -> tuple[snapshot.Snapshot, int]:
+    meter.start()
+    lg = Logdir(root, purge_orphaned_data=case.purge, bulk=bulk, threads=1)
+    snap = snapshot.Snapshot()
+    try:
+        lg.reload()
+        if case.split_at is not None:
+            MAIN_PATH = root / MAIN
+            MAIN_PATH.write_bytes(case.files[MAIN] or b"")
+            lg.reload()
+    except Hang:
+        raise
+    except Exception as err:  # noqa: BLE001
+        snap.raised.append(snapshot.Raised("reload", "", "", type(err).__name__, str(err)[:200]))
+        return snap, meter.peak()
+    snap = snapshot.take(lg)
+    return snap, meter.peak()
+
+
+def expected(case: Case) -> dict[str, oracle.Expected]:
+    runs: dict[str, list[tuple[str, bytes]]] = {}
+    for rel, data in case.files.items():
+        run, name = rel.rsplit("/", 1)
+        if data is not None and "tfevents" in name:
+            runs.setdefault(run, []).append((name, data))
+    return {run: oracle.expect_run([d for _, d in sorted(files)]) for run, files in runs.items()}
+
+
+def run_case(case: Case, root: Path, meter: memory.PeakMeter, time_limit: int = 20,
+             run_bombs: bool = False) -> Outcome:
+    """Write, read both ways, check; the failures come back labelled.
+
+    An input whose intact records declare tensors far larger than the allocation limit (issue 16
+    class 2) is only read when ``run_bombs`` is set, which the long run does under an
+    address-space limit: unbounded, one such input can take the whole machine's memory.
+    """
+    out = Outcome()
+    exp = expected(case)
+    excess = max([e.declared_excess for e in exp.values()] + [case.declared_excess])
+    lim = memory.limit(case.size)
+    if excess > lim and not run_bombs:
+        out.failures.append(Failure("class 2", "over-allocation", f"not run: a tensor declares {excess} B"))
+        return out
+    snaps: dict[str, snapshot.Snapshot] = {}
+    old = signal.signal(signal.SIGALRM, _on_alarm)
+    try:
+        for mode, bulk in (("bulk", True), ("general", False)):
+            write_case(case, root, case.split_at)
+            signal.alarm(time_limit)
+            try:
+                snaps[mode], peak = _read(root, case, bulk, meter)
+            except Hang:
+                out.failures.append(Failure("new", "hang", f"{mode}: over {time_limit}s"))
+                return out
+            except MemoryError:
+                label = "class 2" if excess > lim else "new"
+                out.failures.append(Failure(label, "over-allocation", f"{mode}: MemoryError"))
+                return out
+            finally:
+                signal.alarm(0)
+            out.peak = max(out.peak, peak)
+            if peak > lim:
+                label = "class 2" if excess > lim else "new"
+                out.failures.append(Failure(label, "over-allocation", f"{mode}: {peak} B > {lim} B"))
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    for mode, snap in snaps.items():
+        for r in snap.raised:
+            out.failures.append(Failure(_label_raised(r, mode, exp), "crash",
+                                        f"{mode}: {r.where}({r.run!r}, {r.tag!r}) {r.kind}: {r.message}"))
+    if not case.purge:
+        for run, e in exp.items():
+            for tag, points in e.points.items():
+                for mode, snap in snaps.items():
+                    n = snapshot.lost_points(snap, run, tag, points)
+                    if n:
+                        label = "class 1" if mode == "bulk" and tag in e.mixed_tags else "new"
+                        out.failures.append(Failure(label, "points lost", f"{mode}: {run}/{tag} lost {n}"))
+    for what, run, tag in snapshot.differences(snaps["bulk"], snaps["general"]):
+        out.failures.append(Failure(_label_diff(what, run, tag, exp, snaps), "mismatch",
+                                    f"bulk != general: {what} {run!r} {tag!r}"))
+    return out
+
+
+def _label_raised(r: snapshot.Raised, mode: str, exp: dict[str, oracle.Expected]) -> str:
+    if r.where == "scalars" and r.kind == "KeyError":
+        return "class 3"
+    if r.where == "values" and r.kind == "DecodeError" and mode == "bulk":
+        return "class 4"
+    if r.where == "values" and r.kind in ("TensorDecodeError", "ValueError", "MemoryError"):
+        return "class 5"
+    if r.where == "graph" and r.kind == "DecodeError":
+        return "class 6"
+    return "new"
+
+
+def _label_diff(what: str, run: str, tag: str, exp: dict[str, oracle.Expected],
+                snaps: dict[str, snapshot.Snapshot]) -> str:
+    e = exp.get(run)
+    if what == "scalars" and e is not None and tag in e.mixed_tags:
+        return "class 1"
+    if what == "tensors":
+        b, g = snaps["bulk"].tensors.get((run, tag)), snaps["general"].tensors.get((run, tag))
+        if b is not None and g is not None and len(b[1]) > len(g[1]):
+            return "class 4"
+        # a value that raised on one side only (class 4's DecodeError), or raised on both
+        if b is not None and g is not None and any(p[0] == "raised" for p in b[1] + g[1]):
+            return "class 4" if any(p == ("raised", "DecodeError") for p in b[1]) else "class 5"
+    if what in ("tags", "scalars") and e is not None and tag in e.mixed_tags:
+        return "class 1"
+    return "new"
+
+
+def signature(f: Failure) -> str:
+    """A short key that groups failures of one kind (numbers and names dropped)."""
+    detail = f.detail.split(":", 1)[0] if f.kind in ("over-allocation", "hang") else f.detail
+    words = [w for w in detail.replace("'", " ").split() if not any(c.isdigit() for c in w)]
+    if f.kind == "crash":
+        words = [w for w in words if not w.startswith(("(", "'"))][:4]
+    return f"{f.label} | {f.kind} | {' '.join(words)[:120]}"
+
+
+def summarize(outcomes: list[Outcome]) -> Counter:
+    c: Counter = Counter()
+    for o in outcomes:
+        for f in o.failures:
+            c[signature(f)] += 1
+    return c
+
+
+def workdir() -> Path:
+    """A scratch folder in tmpfs when there is one (the loop writes thousands of small logdirs)."""
+    base = Path("/dev/shm") if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix="tbnb-fuzz-", dir=base))
