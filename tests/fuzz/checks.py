@@ -50,6 +50,8 @@ class Failure:
     label: str  # "class N" or "new"
     kind: str  # crash / hang / over-allocation / points lost / mismatch
     detail: str
+    #: What groups failures of one kind: the call and exception, the differing field, the path.
+    key: str = ""
 
 
 @dataclass
@@ -165,24 +167,26 @@ def run_case(case: Case, root: Path, meter: memory.PeakMeter, time_limit: int = 
             try:
                 snaps[mode], peak = _read(root, case, bulk, meter)
             except Hang:
-                out.failures.append(Failure("new", "hang", f"{mode}: over {time_limit}s"))
+                label = "class 2" if excess > lim else "new"
+                out.failures.append(Failure(label, "hang", f"{mode}: over {time_limit}s", mode))
                 return out
             except MemoryError:
                 label = "class 2" if excess > lim else "new"
-                out.failures.append(Failure(label, "over-allocation", f"{mode}: MemoryError"))
+                out.failures.append(Failure(label, "over-allocation", f"{mode}: MemoryError", mode))
                 return out
             finally:
                 signal.alarm(0)
             out.peak = max(out.peak, peak)
             if peak > lim:
                 label = "class 2" if excess > lim else "new"
-                out.failures.append(Failure(label, "over-allocation", f"{mode}: {peak} B > {lim} B"))
+                out.failures.append(Failure(label, "over-allocation", f"{mode}: {peak} B > {lim} B", mode))
     finally:
         signal.signal(signal.SIGALRM, old)
     for mode, snap in snaps.items():
         for r in snap.raised:
-            out.failures.append(Failure(_label_raised(r, mode, exp), "crash",
-                                        f"{mode}: {r.where}({r.run!r}, {r.tag!r}) {r.kind}: {r.message}"))
+            label = "class 2" if r.kind == "MemoryError" and excess > lim else _label_raised(r, mode)
+            out.failures.append(Failure(label, "crash", f"{mode}: {r.where}({r.run!r}, {r.tag!r}) {r.kind}: {r.message}",
+                                        f"{mode} {r.where} {r.kind}"))
     if not case.purge:
         for run, e in exp.items():
             for tag, points in e.points.items():
@@ -190,14 +194,14 @@ def run_case(case: Case, root: Path, meter: memory.PeakMeter, time_limit: int = 
                     n = snapshot.lost_points(snap, run, tag, points)
                     if n:
                         label = "class 1" if mode == "bulk" and tag in e.mixed_tags else "new"
-                        out.failures.append(Failure(label, "points lost", f"{mode}: {run}/{tag} lost {n}"))
+                        out.failures.append(Failure(label, "points lost", f"{mode}: {run}/{tag} lost {n}", mode))
     for what, run, tag in snapshot.differences(snaps["bulk"], snaps["general"]):
         out.failures.append(Failure(_label_diff(what, run, tag, exp, snaps), "mismatch",
-                                    f"bulk != general: {what} {run!r} {tag!r}"))
+                                    f"bulk != general: {what} {run!r} {tag!r}", what))
     return out
 
 
-def _label_raised(r: snapshot.Raised, mode: str, exp: dict[str, oracle.Expected]) -> str:
+def _label_raised(r: snapshot.Raised, mode: str) -> str:
     if r.where == "scalars" and r.kind == "KeyError":
         return "class 3"
     if r.where == "values" and r.kind == "DecodeError" and mode == "bulk":
@@ -227,12 +231,8 @@ def _label_diff(what: str, run: str, tag: str, exp: dict[str, oracle.Expected],
 
 
 def signature(f: Failure) -> str:
-    """A short key that groups failures of one kind (numbers and names dropped)."""
-    detail = f.detail.split(":", 1)[0] if f.kind in ("over-allocation", "hang") else f.detail
-    words = [w for w in detail.replace("'", " ").split() if not any(c.isdigit() for c in w)]
-    if f.kind == "crash":
-        words = [w for w in words if not w.startswith(("(", "'"))][:4]
-    return f"{f.label} | {f.kind} | {' '.join(words)[:120]}"
+    """A short key that groups failures of one kind."""
+    return f"{f.label} | {f.kind} | {f.key}"
 
 
 def summarize(outcomes: list[Outcome]) -> Counter:

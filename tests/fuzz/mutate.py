@@ -192,6 +192,53 @@ def m_mix_forms(recs: Records, rng: random.Random, other: Records) -> Records:
     return recs
 
 
+def m_mix_tail(recs: Records, rng: random.Random, other: Records) -> Records:
+    """Every value of one scalar tag from some record on switches form (a run resumed by another
+    writer, or torch's ``new_style=True`` beside default calls)."""
+    hit = _pick_value(recs, rng, lambda v: v.WhichOneof("value") in ("simple_value", "tensor"))
+    if hit is None:
+        return recs
+    start, _, picked = hit
+    tag = picked.tag
+    for i in range(start, len(recs)):
+        ev = _event(recs[i])
+        if ev is None or not ev.HasField("summary"):
+            continue
+        for v in ev.summary.value:
+            if v.tag != tag:
+                continue
+            if v.WhichOneof("value") == "simple_value":
+                x = v.simple_value
+                v.tensor.CopyFrom(tensor_pb2.TensorProto(dtype=types_pb2.DT_FLOAT, float_val=[x]))
+                if i == start:
+                    v.metadata.plugin_data.plugin_name = "scalars"
+            elif v.WhichOneof("value") == "tensor" and len(v.tensor.float_val) == 1:
+                x = v.tensor.float_val[0]
+                v.ClearField("metadata")
+                v.simple_value = x
+        recs[i] = ev.SerializeToString()
+    return recs
+
+
+def m_shape_tag(recs: Records, rng: random.Random, other: Records) -> Records:
+    """Every value of one tensor tag gets a shape its values cannot fill: the whole series is bad."""
+    hit = _pick_value(recs, rng, lambda v: v.WhichOneof("value") == "tensor")
+    if hit is None:
+        return recs
+    tag, dims = hit[2].tag, rng.choice([[2], [3], [-1], [0, 5]])
+    for i, p in enumerate(recs):
+        ev = _event(p)
+        if ev is None or not ev.HasField("summary"):
+            continue
+        for v in ev.summary.value:
+            if v.tag == tag and v.WhichOneof("value") == "tensor":
+                v.tensor.tensor_shape.ClearField("dim")
+                for d in dims:
+                    v.tensor.tensor_shape.dim.add(size=d)
+        recs[i] = ev.SerializeToString()
+    return recs
+
+
 def m_plugin(recs: Records, rng: random.Random, other: Records) -> Records:
     hit = _pick_value(recs, rng, lambda v: True)
     if hit is not None:
@@ -265,7 +312,7 @@ def m_cut_payload(recs: Records, rng: random.Random, other: Records) -> Records:
 RECORD_MUTATIONS: dict[str, Callable[[Records, random.Random, Records], Records]] = {
     "duplicate": m_duplicate, "reorder": m_reorder, "drop": m_drop, "splice": m_splice,
     "negative_step": m_negative_step, "nan_inf": m_nan_inf, "shape": m_shape, "dtype": m_dtype,
-    "mix_forms": m_mix_forms, "plugin": m_plugin, "graph": m_graph, "field_tag": m_field_tag,
+    "mix_forms": m_mix_forms, "mix_tail": m_mix_tail, "shape_tag": m_shape_tag, "plugin": m_plugin, "graph": m_graph, "field_tag": m_field_tag,
     "huge_varint": m_huge_varint, "cut_payload": m_cut_payload,
 }
 
@@ -349,7 +396,7 @@ def mutate(seed: bytes, other: bytes, rng: random.Random, n: int | None = None) 
         recs = RECORD_MUTATIONS[name](recs, rng, other_recs)
         steps.append(name)
     excess = 0
-    if {"shape", "dtype", "splice", "huge_varint", "field_tag"} & set(record_names):
+    if {"shape", "shape_tag", "dtype", "splice", "huge_varint", "field_tag"} & set(record_names):
         excess = max((_excess(p) for p in recs), default=0)
     data = bytearray(b"".join(frame(p) for p in recs) + tail)
     for name in names:

@@ -8,8 +8,9 @@ deliberately simple and conservative, so that it only ever claims points that ar
   claimed). A record whose length CRC holds but whose data CRC fails is skipped, and the walk
   goes on after it (the reader documents that policy).
 * A file whose walk ended before its last byte may hold, past the damage, anything a resyncing
-  reader finds: values of any tag, even the first value that fixes a tag's plugin. So the files
-  of a run after such a file are not used at all.
+  reader finds: values of any tag, even the first value that fixes a tag's plugin. So no point is
+  claimed from the files of a run after such a file (their tensors still count for the sizes
+  they declare).
 * An intact record counts only if protobuf parses it as an ``Event``.
 * Scalar points: a tag (of one run, files in name order) counts only when every intact value of
   that tag is scalar-like: ``simple_value`` or a rank-0 one-element ``DT_FLOAT``/``DT_DOUBLE``
@@ -142,6 +143,7 @@ def expect_run(files: list[bytes]) -> Expected:
     """Apply the rule to one run's files (already in the reader's order: by name)."""
     exp = Expected()
     values: dict[str, list[tuple[bool, float | None, int, float, str]]] = defaultdict(list)
+    claiming = True
     for data in files:
         events, complete = parse_events(data)
         for ev in events:
@@ -157,13 +159,12 @@ def expect_run(files: list[bytes]) -> Expected:
                         exp.bad_shape_tags.add(tag)
                     elif any(d.size < 0 for d in v.tensor.tensor_shape.dim) or want != held:
                         exp.bad_shape_tags.add(tag)
-                if not tag:
+                if not tag or not claiming:
                     continue
                 ok, x = _scalar_like(v)
                 first_md = v.HasField("metadata") and v.metadata.plugin_data.plugin_name == "scalars"
                 values[tag].append((ok, x, ev.step, ev.wall_time, kind or "", first_md))
-        if not complete:
-            break
+        claiming = claiming and complete
     for tag, vals in values.items():
         kinds = {k for _, _, _, _, k, _ in vals}
         if {"simple_value", "tensor"} <= kinds:
