@@ -62,6 +62,12 @@ class Run:
                 self.kept[sig] += 1
                 self.save(i, sig, failures)
 
+    def label(self, i: int) -> str:
+        """The label of a child that hung or died on input ``i``: class 2 if it declares a bomb."""
+        case = case_for(self.args.seed, i, self.seed_files, self.extras)
+        excess = max([e.declared_excess for e in checks.expected(case).values()] + [case.declared_excess])
+        return "class 2" if excess > memory.limit(case.size) else "new"
+
     def save(self, i: int, sig: str, failures: list[list[str]]) -> None:
         slug = re.sub(r"[^a-z0-9]+", "-", sig.lower()).strip("-")
         where = self.out / slug / f"input-{i}"
@@ -122,7 +128,8 @@ def fuzz(args: argparse.Namespace) -> Run:
             sel.unregister(c.proc.stdout)
             live.discard(c)
             if c.proc.wait() != 0 and c.current is not None:  # died mid-input: a hard crash
-                run.record(c.current, [["new", "crash", "child died", f"exit status {c.proc.returncode}"]], [])
+                run.record(c.current, [[run.label(c.current), "crash", "child died",
+                                        f"exit status {c.proc.returncode}"]], [])
                 live.add(respawn(args, c.current + args.jobs, stop, sel))
         now = time.monotonic()
         for c in list(live):
@@ -131,7 +138,8 @@ def fuzz(args: argparse.Namespace) -> Run:
                 c.proc.wait()
                 sel.unregister(c.proc.stdout)
                 live.discard(c)
-                run.record(c.current, [["new", "hang", "child killed", f"no answer in {3 * args.time_limit}s"]], [])
+                run.record(c.current, [[run.label(c.current), "hang", "child killed",
+                                        f"no answer in {3 * args.time_limit}s"]], [])
                 live.add(respawn(args, c.current + args.jobs, stop, sel))
         if now - last > 60:
             run.report(now - t0, final=False)

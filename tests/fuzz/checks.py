@@ -187,6 +187,9 @@ def run_case(case: Case, root: Path, meter: memory.PeakMeter, time_limit: int = 
             label = "class 2" if r.kind == "MemoryError" and excess > lim else _label_raised(r, mode)
             out.failures.append(Failure(label, "crash", f"{mode}: {r.where}({r.run!r}, {r.tag!r}) {r.kind}: {r.message}",
                                         f"{mode} {r.where} {r.kind}"))
+    # A reload that raised loses everything after it: those losses carry the reload's label.
+    reload_label = {mode: next((f.label for f in out.failures if f.key == f"{mode} reload {r.kind}"), None)
+                    for mode, snap in snaps.items() for r in snap.raised if r.where == "reload"}
     if not case.purge:
         for run, e in exp.items():
             for tag, points in e.points.items():
@@ -194,6 +197,7 @@ def run_case(case: Case, root: Path, meter: memory.PeakMeter, time_limit: int = 
                     n = snapshot.lost_points(snap, run, tag, points)
                     if n:
                         label = "class 1" if mode == "bulk" and tag in e.mixed_tags else "new"
+                        label = reload_label.get(mode) or label
                         out.failures.append(Failure(label, "points lost", f"{mode}: {run}/{tag} lost {n}", mode))
     for what, run, tag in snapshot.differences(snaps["bulk"], snaps["general"]):
         out.failures.append(Failure(_label_diff(what, run, tag, exp, snaps), "mismatch",

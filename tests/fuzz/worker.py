@@ -19,8 +19,9 @@ import sys
 from . import checks, memory, seeds
 
 #: Address space of the child: room for the interpreter, numpy and the 64x + 64 MiB budget of
-#: the largest seed, far below what one broadcast bomb asks for.
-ADDRESS_LIMIT = 3 << 30
+#: the largest seed, below what one broadcast bomb asks for, so that a bomb fails at once with
+#: MemoryError instead of spending seconds filling a gigabyte.
+ADDRESS_LIMIT = 1 << 30
 
 
 def case_for(seed: int, i: int, seed_files: dict[str, bytes], extras: dict[str, bytes]) -> checks.Case:
