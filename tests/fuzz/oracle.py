@@ -175,3 +175,35 @@ def expect_run(files: list[bytes]) -> Expected:
             continue
         exp.points[tag] = Counter(point_key(s, w, x) for _, x, s, w, _, _ in vals)
     return exp
+
+
+def resync_events(data: bytes) -> list[event_pb2.Event]:
+    """Every Event a resynchronising reader could find: after a bad header, try each next byte.
+
+    Slow (one CRC per byte of damage), so only used to label a failure, never to claim points.
+    """
+    events, pos, n = [], 0, len(data)
+    while pos + 16 <= n:
+        (length,) = struct.unpack_from("<Q", data, pos)
+        ok = masked_crc(data[pos:pos + 8]) == struct.unpack_from("<I", data, pos + 8)[0] and pos + 16 + length <= n
+        if not ok:
+            pos += 1
+            continue
+        payload = data[pos + 12:pos + 12 + length]
+        if masked_crc(payload) == struct.unpack_from("<I", data, pos + 12 + length)[0]:
+            try:
+                events.append(event_pb2.Event.FromString(payload))
+            except (DecodeError, RuntimeError, ValueError):
+                pass
+        pos += 16 + length
+    return events
+
+
+def mixed_form_tags(files: list[bytes]) -> set[str]:
+    """Tags that appear both as ``simple_value`` and as a tensor anywhere a reader could look."""
+    kinds: dict[str, set[str]] = defaultdict(set)
+    for data in files:
+        for ev in resync_events(data):
+            for v in ev.summary.value:
+                kinds[v.tag or v.node_name].add(v.WhichOneof("value") or "")
+    return {tag for tag, k in kinds.items() if {"simple_value", "tensor"} <= k}
