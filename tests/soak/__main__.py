@@ -90,8 +90,8 @@ def _kinds(targets: Counter) -> Counter:
 
 def soak(seconds: float, logdir: Path | None = None, log=print) -> SoakResult:
     root = Path(logdir or tempfile.mkdtemp(prefix="tbnb-soak-"))
-    scenario = Scenario(root, seconds)
     board = KernelBoard(root, reload_interval=1.0)
+    scenario = Scenario(root, seconds)  # the clock starts once the kernel is up
     result = SoakResult(seconds)
     warm_probes: list[Probe] = []
     warm_points = 0
