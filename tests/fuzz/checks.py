@@ -90,7 +90,7 @@ def build_case(seeds: dict[str, bytes], rng: random.Random, extras: dict[str, by
                 inner = rel.split("/run/", 1)[1]
                 files["a/" + inner] = bytes(mutate.b_bitflip(bytearray(data), rng)) if rng.random() < 0.5 else data
         steps.append("projector")
-    purge = rng.random() < 0.2
+    purge = rng.random() < 0.5
     split_at = rng.randrange(len(m.data) + 1) if rng.random() < 0.25 else None
     return Case(files, steps, [first, second], purge, excess, split_at)
 
@@ -190,15 +190,16 @@ def run_case(case: Case, root: Path, meter: memory.PeakMeter, time_limit: int = 
     # A reload that raised loses everything after it: those losses carry the reload's label.
     reload_label = {mode: next((f.label for f in out.failures if f.key == f"{mode} reload {r.kind}"), None)
                     for mode, snap in snaps.items() for r in snap.raised if r.where == "reload"}
-    if not case.purge:
-        for run, e in exp.items():
-            for tag, points in e.points.items():
-                for mode, snap in snaps.items():
-                    n = snapshot.lost_points(snap, run, tag, points)
-                    if n:
-                        label = "class 1" if mode == "bulk" and tag in e.mixed_tags else "new"
-                        label = reload_label.get(mode) or label
-                        out.failures.append(Failure(label, "points lost", f"{mode}: {run}/{tag} lost {n}", mode))
+    for run, e in exp.items():
+        for tag, points in e.points.items():
+            if case.purge and tag not in e.purge_safe:
+                continue
+            for mode, snap in snaps.items():
+                n = snapshot.lost_points(snap, run, tag, points)
+                if n:
+                    label = "class 1" if mode == "bulk" and tag in e.mixed_tags else "new"
+                    label = reload_label.get(mode) or label
+                    out.failures.append(Failure(label, "points lost", f"{mode}: {run}/{tag} lost {n}", mode))
     diffs = snapshot.differences(snaps["bulk"], snaps["general"])
     if diffs or any(f.kind == "points lost" and f.label == "new" for f in out.failures):
         _mixed_forms_anywhere(case, exp)

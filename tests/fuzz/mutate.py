@@ -199,20 +199,22 @@ def m_mix_tail(recs: Records, rng: random.Random, other: Records) -> Records:
     if hit is None:
         return recs
     start, _, picked = hit
-    tag = picked.tag
+    every_tag = rng.random() < 0.5  # the whole writer switched, not one tag
+    first: set[str] = set()
     for i in range(start, len(recs)):
         ev = _event(recs[i])
         if ev is None or not ev.HasField("summary"):
             continue
         for v in ev.summary.value:
-            if v.tag != tag:
+            if v.tag != picked.tag and not every_tag:
                 continue
             if v.WhichOneof("value") == "simple_value":
                 x = v.simple_value
                 v.tensor.CopyFrom(tensor_pb2.TensorProto(dtype=types_pb2.DT_FLOAT, float_val=[x]))
-                if i == start:
+                if v.tag not in first:
+                    first.add(v.tag)
                     v.metadata.plugin_data.plugin_name = "scalars"
-            elif v.WhichOneof("value") == "tensor" and len(v.tensor.float_val) == 1:
+            elif v.WhichOneof("value") == "tensor" and len(v.tensor.float_val) == 1 and not v.tensor.tensor_shape.dim:
                 x = v.tensor.float_val[0]
                 v.ClearField("metadata")
                 v.simple_value = x

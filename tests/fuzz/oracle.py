@@ -17,8 +17,10 @@ deliberately simple and conservative, so that it only ever claims points that ar
   tensor, with any metadata naming the "scalars" plugin, and, when the tag's first value is a
   tensor, that first value carries such metadata (TF2 writers put it on the first value only,
   and without it no reader can know the tensor is a scalar). Every value of a counted tag is a
-  point (step, wall time, value) that must be read (with ``purge_orphaned_data=False``, so that
-  nothing is legitimately dropped).
+  point (step, wall time, value) that must be read with ``purge_orphaned_data=False`` (nothing
+  is legitimately dropped). With purging on, a tag is still checked when no purge can happen:
+  every file of the run was walked to its end, the run has no ``SessionLog.START`` and the tag's
+  steps strictly increase in file order.
 
 It also reports facts the classifier uses to tell known failure classes apart (mixed TF1/TF2
 forms of a tag, tensors that declare more elements than they hold).
@@ -124,6 +126,8 @@ class Expected:
     declared_excess: int = 0
     #: Tags of intact values whose tensor declares a shape that its values cannot fill.
     bad_shape_tags: set[str] = field(default_factory=set)
+    #: Tags whose points must all be read even with purging on (see the module docstring).
+    purge_safe: set[str] = field(default_factory=set)
 
 
 def declared(t) -> tuple[int, int]:
@@ -144,9 +148,11 @@ def expect_run(files: list[bytes]) -> Expected:
     exp = Expected()
     values: dict[str, list[tuple[bool, float | None, int, float, str]]] = defaultdict(list)
     claiming = True
+    restarts = False
     for data in files:
         events, complete = parse_events(data)
         for ev in events:
+            restarts |= ev.session_log.status == event_pb2.SessionLog.START
             if not ev.HasField("summary"):
                 continue
             for v in ev.summary.value:
@@ -174,6 +180,9 @@ def expect_run(files: list[bytes]) -> Expected:
         if vals[0][4] == "tensor" and not vals[0][5]:
             continue
         exp.points[tag] = Counter(point_key(s, w, x) for _, x, s, w, _, _ in vals)
+        steps = [s for _, _, s, _, _, _ in vals]
+        if claiming and not restarts and all(a < b for a, b in zip(steps, steps[1:])):
+            exp.purge_safe.add(tag)
     return exp
 
 

@@ -23,7 +23,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("TBNB_FUZZ_CACHE", ROOT / ".fuzz-cache"))
 #: Bump when the seed set changes, so that an old cache is rebuilt.
-VERSION = "3"
+VERSION = "4"
 
 
 def _writer_kinds() -> list[str]:
@@ -92,6 +92,24 @@ def _write_tbnb(root: Path, tf2: bool) -> None:
     w.close()
 
 
+def _write_tbnb_long(root: Path, tf2: bool) -> None:
+    """A longer run: the reader's bulk paths only take files of many records (and groups of
+    many alike), so short seeds would test the general path twice."""
+    from tbnb.testing import EventWriter
+
+    rng = np.random.default_rng(2)
+    w = EventWriter(root / "run", start_time=1_700_000_000.0)
+    for step in range(160):
+        t = 1_700_000_001.0 + 0.5 * step
+        for k, tag in enumerate(("loss", "acc", "lr")):
+            w.add_scalar(tag, float(np.float32(rng.normal() + k)), step, wall_time=t, tf2=tf2)
+        if step % 8 == 0:
+            w.add_histogram("h", rng.normal(size=16), step, wall_time=t, tf2=tf2, bins=4)
+        if step % 40 == 0:
+            w.add_image("img", rng.integers(0, 255, size=(2, 2, 3), dtype=np.uint8), step, wall_time=t, tf2=tf2)
+    w.close()
+
+
 def _write_tf_form(root: Path) -> None:
     """What TensorFlow's writers put in files, built with protobufs: TF2 tensors with data_class,
     metadata on the first value only, a ``[k]`` string audio tensor without labels, a
@@ -151,6 +169,8 @@ def _build_one(kind: str, root: Path) -> None:
     elif kind == "tbnb":
         _write_tbnb(root / "tf1", tf2=False)
         _write_tbnb(root / "tf2", tf2=True)
+        _write_tbnb_long(root / "long-tf1", tf2=False)
+        _write_tbnb_long(root / "long-tf2", tf2=True)
     else:
         _write_tf_form(root)
 
