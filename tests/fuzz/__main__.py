@@ -15,6 +15,7 @@ import json
 import re
 import resource
 import selectors
+import signal
 import subprocess
 import sys
 import time
@@ -107,12 +108,32 @@ def fuzz(args: argparse.Namespace) -> Run:
     run = Run(args)
     stop = args.inputs if args.inputs else 1 << 62
     deadline = time.monotonic() + 60 * args.minutes if args.minutes else float("inf")
-    t0 = last = time.monotonic()
+    t0 = time.monotonic()
     sel = selectors.DefaultSelector()
     children = [Child(args, k, stop) for k in range(args.jobs)]
     for c in children:
         sel.register(c.proc.stdout, selectors.EVENT_READ, c)
     live = set(children)
+    signal.signal(signal.SIGTERM, _interrupt)  # a stopped run still prints its figures
+    try:
+        _watch(args, run, sel, live, stop, deadline, t0)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+    for c in live:
+        c.proc.kill()
+        c.proc.wait()
+    run.report(time.monotonic() - t0, final=True)
+    return run
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _watch(args: argparse.Namespace, run: Run, sel: selectors.BaseSelector, live: set[Child], stop: int,
+           deadline: float, t0: float) -> None:
+    """Read the children's reports until the deadline; replace children that hang or die."""
+    last = t0
     while live and time.monotonic() < deadline:
         for key, _ in sel.select(timeout=1.0):
             c = key.data
@@ -144,11 +165,6 @@ def fuzz(args: argparse.Namespace) -> Run:
         if now - last > 60:
             run.report(now - t0, final=False)
             last = now
-    for c in live:
-        c.proc.kill()
-        c.proc.wait()
-    run.report(time.monotonic() - t0, final=True)
-    return run
 
 
 def respawn(args: argparse.Namespace, start: int, stop: int, sel: selectors.BaseSelector) -> Child:
