@@ -22,7 +22,7 @@ from typing import Any
 
 from tbnb.reader.logdir import Logdir
 
-from . import memory, mutate, oracle, snapshot
+from . import damage, memory, mutate, oracle, snapshot
 
 EVENT_NAME = "events.out.tfevents.{:010d}.fuzz.{}"
 
@@ -78,9 +78,9 @@ def build_case(seeds: dict[str, bytes], rng: random.Random, extras: dict[str, by
         files["a/" + EVENT_NAME.format(1_000_000_001, 2)] = other.data
         steps += ["second:" + s for s in other.steps]
     if rng.random() < 0.1:
-        odd = rng.choice(list(mutate.ODD_FILES) + ["directory"])
+        odd = rng.choice(list(damage.ODD_FILES) + ["directory"])
         path = "b/" + EVENT_NAME.format(1_000_000_000, 3)
-        files[path] = None if odd == "directory" else mutate.ODD_FILES[odd]
+        files[path] = None if odd == "directory" else damage.ODD_FILES[odd]
         if odd != "directory":
             files["b/" + EVENT_NAME.format(1_000_000_001, 4)] = seeds[first]
         steps.append("odd:" + odd)
@@ -88,7 +88,7 @@ def build_case(seeds: dict[str, bytes], rng: random.Random, extras: dict[str, by
         for rel, data in extras.items():
             if rel.startswith(first.split("/")[0] + "/run/"):
                 inner = rel.split("/run/", 1)[1]
-                files["a/" + inner] = bytes(mutate.b_bitflip(bytearray(data), rng)) if rng.random() < 0.5 else data
+                files["a/" + inner] = bytes(damage.b_bitflip(bytearray(data), rng)) if rng.random() < 0.5 else data
         steps.append("projector")
     purge = rng.random() < 0.5
     split_at = rng.randrange(len(m.data) + 1) if rng.random() < 0.25 else None

@@ -7,8 +7,8 @@ Two levels of mutation, stacked at random:
   huge varints, truncated nested fields) or records are duplicated, reordered, dropped or spliced
   in from another seed; the records are then framed again with valid CRCs, so that the damage
   reaches the decoder instead of being stopped by the framing;
-* byte level: bit flips, truncation, record length fields set to 0 / 2^31 / 2^63 (with the length
-  CRC fixed or not), CRC damage, inserted byte runs.
+* byte level (``damage``): bit flips, truncation, record length fields set to 0 / 2^31 / 2^63
+  (with the length CRC fixed or not), CRC damage, inserted byte runs.
 
 Every mutation is a pure function of the input bytes and a ``random.Random``, so an input is
 reproduced from its seed name and integer seed alone (and is saved anyway when it fails).
@@ -25,36 +25,8 @@ from google.protobuf.message import DecodeError
 
 from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
 
-from .oracle import declared, masked_crc
-
-Records = list[bytes]
-
-
-def frame(payload: bytes) -> bytes:
-    header = struct.pack("<Q", len(payload))
-    return header + struct.pack("<I", masked_crc(header)) + payload + struct.pack("<I", masked_crc(payload))
-
-
-def split(data: bytes) -> tuple[Records, bytes]:
-    """(payloads of the well-framed records from the start, the bytes after the last of them)."""
-    out, pos = [], 0
-    while pos + 12 <= len(data):
-        (length,) = struct.unpack_from("<Q", data, pos)
-        if masked_crc(data[pos:pos + 8]) != struct.unpack_from("<I", data, pos + 8)[0] or pos + 16 + length > len(data):
-            break
-        out.append(data[pos + 12:pos + 12 + length])
-        pos += 16 + length
-    return out, data[pos:]
-
-
-def offsets(data: bytes) -> list[int]:
-    """Start offsets of the well-framed records."""
-    out, pos = [], 0
-    for payload in split(data)[0]:
-        out.append(pos)
-        pos += 16 + len(payload)
-    return out
-
+from .damage import BYTE_MUTATIONS, Records, frame, split
+from .oracle import declared
 
 # -- record level -------------------------------------------------------------------------------
 
@@ -316,62 +288,6 @@ RECORD_MUTATIONS: dict[str, Callable[[Records, random.Random, Records], Records]
     "negative_step": m_negative_step, "nan_inf": m_nan_inf, "shape": m_shape, "dtype": m_dtype,
     "mix_forms": m_mix_forms, "mix_tail": m_mix_tail, "shape_tag": m_shape_tag, "plugin": m_plugin, "graph": m_graph, "field_tag": m_field_tag,
     "huge_varint": m_huge_varint, "cut_payload": m_cut_payload,
-}
-
-
-# -- byte level ---------------------------------------------------------------------------------
-
-def b_bitflip(data: bytearray, rng: random.Random) -> bytearray:
-    for _ in range(rng.randint(1, 8)):
-        if data:
-            k = rng.randrange(len(data))
-            data[k] ^= 1 << rng.randrange(8)
-    return data
-
-
-def b_truncate(data: bytearray, rng: random.Random) -> bytearray:
-    return data[:rng.randrange(len(data) + 1)]
-
-
-def b_length(data: bytearray, rng: random.Random) -> bytearray:
-    offs = offsets(bytes(data))
-    if offs:
-        at = rng.choice(offs)
-        data[at:at + 8] = struct.pack("<Q", rng.choice([0, 2**31, 2**63, 2**31 - 1, 2**64 - 1, 1]))
-        if rng.random() < 0.5:
-            data[at + 8:at + 12] = struct.pack("<I", masked_crc(bytes(data[at:at + 8])))
-    return data
-
-
-def b_crc(data: bytearray, rng: random.Random) -> bytearray:
-    offs = offsets(bytes(data))
-    if offs:
-        at = rng.choice(offs)
-        (length,) = struct.unpack_from("<Q", data, at)
-        k = at + 8 if rng.random() < 0.5 else at + 12 + length
-        data[k + rng.randrange(4)] ^= 1 << rng.randrange(8)
-    return data
-
-
-def b_insert(data: bytearray, rng: random.Random) -> bytearray:
-    offs = offsets(bytes(data))
-    at = rng.choice(offs) if offs and rng.random() < 0.5 else rng.randrange(len(data) + 1)
-    n = rng.choice([1, 3, 12, 16, 100, 4096])
-    run = bytes([rng.getrandbits(8)]) * n if rng.random() < 0.5 else bytes(rng.getrandbits(8) for _ in range(n))
-    data[at:at] = run
-    return data
-
-
-BYTE_MUTATIONS: dict[str, Callable[[bytearray, random.Random], bytearray]] = {
-    "bitflip": b_bitflip, "truncate": b_truncate, "length": b_length, "crc": b_crc, "insert": b_insert,
-}
-
-#: Whole files that are odd rather than damaged.
-ODD_FILES = {
-    "empty": b"",
-    "header_only": struct.pack("<Q", 10) + struct.pack("<I", masked_crc(struct.pack("<Q", 10))),
-    "zeros": bytes(64),
-    "one_empty_record": frame(b""),
 }
 
 

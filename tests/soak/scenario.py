@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tbnb.reader.proto import event_pb2
-
-from tests.fuzz.mutate import frame
+from tests.fuzz.damage import frame
 
 RATE = 1000.0
 TAGS = ("loss", "acc")

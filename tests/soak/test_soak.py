@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("jupyter_client")
 pytest.importorskip("ipykernel")
 
-from .__main__ import SoakResult, report, soak  # noqa: E402
+from .__main__ import SoakResult, report, soak
 
 SECONDS = 20.0
 
