@@ -49,6 +49,7 @@ def main() -> None:
             (corpus / f"seed-{i}").write_bytes(seed_files[name])
     root = checks.workdir() / "in"
     meter = memory.PeakMeter("rss")
+    checks.warm_up(root)
     known: Counter = Counter()
     count = [0]
 

@@ -6,6 +6,8 @@ an input (the read buffer, decoded columns of 24 bytes per scalar point from rec
 times their wire size), so honest reading stays far below 64x; the constant absorbs the first
 use of numpy/protobuf code paths and allocator slack. The broadcast bombs of issue 16 turn 107
 bytes into gigabytes: four orders of magnitude above the line, so the margin costs no finding.
+Fixed per-process costs (the bulk reader's CRC tables, grown once to the widest record group and
+kept) are paid by ``checks.warm_up`` before the first input.
 
 Two meters: ``rss`` resets the kernel's peak-RSS mark (``/proc/self/clear_refs``) and reads
 ``VmHWM``, which sees every allocation that is touched, C++ protobuf's included, at the cost of

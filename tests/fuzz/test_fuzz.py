@@ -38,6 +38,7 @@ PROFILE = settings(deadline=None, derandomize=True, max_examples=80, database=No
 @pytest.fixture(scope="module")
 def root() -> Iterator[Path]:
     base = checks.workdir()
+    checks.warm_up(base / "in")
     yield base / "in"
     shutil.rmtree(base, ignore_errors=True)
 

@@ -35,6 +35,7 @@ def main(argv: list[str]) -> None:
     seed_files, extras = seeds.load_seeds(), seeds.projector_files()
     root = checks.workdir() / "in"
     meter = memory.PeakMeter("rss")
+    checks.warm_up(root)
     out = sys.stdout
     for i in range(start, stop, step):
         out.write(json.dumps({"start": i}) + "\n")
