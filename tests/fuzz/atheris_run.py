@@ -37,9 +37,9 @@ def main() -> None:
     with atheris.instrument_imports(include=["tbnb"]):
         import tbnb.reader.logdir  # noqa: F401 - instrumented for coverage
     from . import checks, memory, mutate
-    from .worker import ADDRESS_LIMIT
-
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_LIMIT, ADDRESS_LIMIT))
+    # libFuzzer's own maps take address space the plain children do not need: a wider limit.
+    limit = 4 << 30
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     seed_files = seeds.load_seeds()
     names = sorted(seed_files)
     corpus = seeds.CACHE / "atheris-corpus"
