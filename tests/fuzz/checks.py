@@ -258,8 +258,8 @@ def _label_diff(what: str, run: str, tag: str, exp: dict[str, oracle.Expected],
         # a value that raised on one side only (class 4's DecodeError), or raised on both
         if b is not None and g is not None and any(p[0] == "raised" for p in b[1] + g[1]):
             return "class 4" if any(p == ("raised", "DecodeError") for p in b[1]) else "class 5"
-    if what in ("tags", "scalars") and e is not None and tag in e.mixed_tags:
-        return "class 1"
+    if what in ("tags", "scalars", "tensors") and e is not None and tag in e.mixed_tags:
+        return "class 1"  # tensors too: TF1 simple values in a series of another plugin
     return "new"
 
 

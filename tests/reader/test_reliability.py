@@ -57,6 +57,46 @@ def test_class1_mixed_tf2_then_tf1_scalars_all_read(tmp_path: Path) -> None:
     assert len(bulk.scalars("run", "loss").step) == 80
 
 
+@pytest.mark.xfail(strict=True, reason="issue 16 class 1")
+@pytest.mark.parametrize("purge", [True, False])
+def test_class1_mixed_forms_at_a_repeated_step_purge_and_order_alike(tmp_path: Path, purge: bool) -> None:
+    """Found by the fuzzer: TF2 steps 0..69, then TF1 points at step 9 again. With purging the
+    bulk path skips the purge (70 points kept, the general path keeps 10); without it, the
+    points of step 9 come out in another order."""
+    w = EventWriter(tmp_path / "run", start_time=1.0)
+    for s in range(70):
+        w.add_scalar("loss", float(s), s, wall_time=10.0 + s, tf2=True)
+    for s in range(30):
+        w.add_scalar("loss", 100.0 + s, 9, wall_time=200.0 + s)
+    w.close()
+    general = Logdir(tmp_path, bulk=False, purge_orphaned_data=purge)
+    general.reload()
+    bulk = tbnb.load(tmp_path, purge_orphaned_data=purge)
+    a, b = bulk.scalars("run", "loss"), general.scalars("run", "loss")
+    assert a.step.tobytes() == b.step.tobytes()
+    assert a.value.tobytes() == b.value.tobytes()
+    assert a.wall_time.tobytes() == b.wall_time.tobytes()
+
+
+@pytest.mark.xfail(strict=True, reason="issue 16 class 1")
+def test_class1_tf1_values_in_a_tensor_series_are_kept(tmp_path: Path) -> None:
+    """Found by the fuzzer: a tag whose first value is a TF2 tensor without metadata (plugin
+    "tensors"), with TF1 ``simple_value`` points among its values: the bulk path keeps 51 of
+    100 items and reports nothing; the general path keeps all 100."""
+    w = EventWriter(tmp_path / "run", start_time=1.0)
+    for s in range(100):
+        if s % 2 == 0:
+            w.add_event(_tensor_event("loss", _float_tensor([float(s)], []), s, None))
+        else:
+            w.add_scalar("loss", float(s), s, wall_time=2.0 + s)
+    w.close()
+    keep = {"tensors": "all"}
+    general = Logdir(tmp_path, bulk=False, samples_per_plugin=keep)
+    general.reload()
+    assert len(general.tensors("run", "loss").step) == 100
+    assert len(tbnb.load(tmp_path, samples_per_plugin=keep).tensors("run", "loss").step) == 100
+
+
 @pytest.mark.xfail(strict=True, reason="issue 16 class 2")
 def test_class2_declared_shape_is_not_allocated(tmp_path: Path) -> None:
     w = EventWriter(tmp_path / "run", start_time=1.0)
