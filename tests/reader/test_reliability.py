@@ -191,7 +191,6 @@ def test_class5_one_bad_value_spares_the_series(tmp_path: Path, values: list[flo
         assert lg.problems
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 class 6")
 def test_class6_bad_meta_graph_is_reported_not_raised(tmp_path: Path) -> None:
     w = EventWriter(tmp_path / "run", start_time=1.0)
     w.add_event(event_pb2.Event(wall_time=2.0, meta_graph_def=b"\x0a\xff\xff\xff\xff\x0f"))
@@ -202,7 +201,6 @@ def test_class6_bad_meta_graph_is_reported_not_raised(tmp_path: Path) -> None:
         assert any("graph" in str(p).lower() for p in lg.problems)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 class 7")
 def test_class7_star_means_every_plugin_not_named(tmp_path: Path) -> None:
     w = EventWriter(tmp_path / "run", start_time=1.0)
     for s in range(15):
