@@ -46,7 +46,6 @@ def _float_tensor(values: list[float], dims: list[int]) -> tensor_pb2.TensorProt
     return t
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 class 1")
 def test_class1_mixed_tf2_then_tf1_scalars_all_read(tmp_path: Path) -> None:
     w = EventWriter(tmp_path / "run")
     for s in range(80):
@@ -57,7 +56,6 @@ def test_class1_mixed_tf2_then_tf1_scalars_all_read(tmp_path: Path) -> None:
     assert len(bulk.scalars("run", "loss").step) == 80
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 class 1")
 @pytest.mark.parametrize("purge", [True, False])
 def test_class1_mixed_forms_at_a_repeated_step_purge_and_order_alike(tmp_path: Path, purge: bool) -> None:
     """Found by the fuzzer: TF2 steps 0..69, then TF1 points at step 9 again. With purging the
@@ -78,7 +76,6 @@ def test_class1_mixed_forms_at_a_repeated_step_purge_and_order_alike(tmp_path: P
     assert a.wall_time.tobytes() == b.wall_time.tobytes()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 class 1")
 def test_class1_tf1_values_in_a_tensor_series_are_kept(tmp_path: Path) -> None:
     """Found by the fuzzer: a tag whose first value is a TF2 tensor without metadata (plugin
     "tensors"), with TF1 ``simple_value`` points among its values: the bulk path keeps 51 of
