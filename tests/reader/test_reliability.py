@@ -94,7 +94,6 @@ def test_class1_tf1_values_in_a_tensor_series_are_kept(tmp_path: Path) -> None:
     assert len(tbnb.load(tmp_path, samples_per_plugin=keep).tensors("run", "loss").step) == 100
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 class 2")
 def test_class2_declared_shape_is_not_allocated(tmp_path: Path) -> None:
     w = EventWriter(tmp_path / "run", start_time=1.0)
     w.add_event(_tensor_event("bomb", _float_tensor([1.0], [2**28]), 0, "scalars"))
@@ -112,7 +111,6 @@ def test_class2_declared_shape_is_not_allocated(tmp_path: Path) -> None:
     assert lg.problems, "the rejected value is reported"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 class 2")
 def test_class2_values_of_a_text_tensor_are_not_broadcast(tmp_path: Path) -> None:
     w = EventWriter(tmp_path / "run", start_time=1.0)
     t = tensor_pb2.TensorProto(dtype=types_pb2.DT_STRING, string_val=[b"x"])
