@@ -131,7 +131,6 @@ def test_class2_values_of_a_text_tensor_are_not_broadcast(tmp_path: Path) -> Non
     assert peak < SMALL_FILE_BUDGET
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 class 3")
 def test_class3_tags_and_scalars_agree(tmp_path: Path) -> None:
     w = EventWriter(tmp_path / "run", start_time=1.0)
     for s in range(3):
@@ -142,6 +141,11 @@ def test_class3_tags_and_scalars_agree(tmp_path: Path) -> None:
         for tag, plugin in lg.tags("run").items():
             if plugin == "scalars":
                 lg.scalars("run", tag)  # every scalar tag listed can be read
+        # TensorBoard lists a tag from its first metadata: listed, with no points, each rejected
+        # value reported
+        assert lg.tags("run")["pair"] == "scalars"
+        assert len(lg.scalars("run", "pair")) == 0 and lg.count("run", "pair") == 0
+        assert sum("'pair'" in p.reason for p in lg.problems) == 3
 
 
 def _histogram_file(root: Path) -> None:
