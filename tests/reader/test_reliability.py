@@ -174,7 +174,6 @@ def test_class4_unparseable_record_is_not_kept(tmp_path: Path) -> None:
     assert bulk.problems
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 class 5")
 @pytest.mark.parametrize("values,dims", [([1.0, 2.0], [3]), ([1.0, 2.0], [-2]), ([1.0], [2**40, 2**40])],
                          ids=["short", "negative", "too-big"])
 def test_class5_one_bad_value_spares_the_series(tmp_path: Path, values: list[float], dims: list[int]) -> None:
