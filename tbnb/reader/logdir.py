@@ -184,7 +184,7 @@ class Logdir:
                 raise KeyError(f"run {run!r} has no tensor tag {tag!r}")
             plugin = data.plugin(tag)
             assert plugin is not None  # a sampled series has a plugin
-        items, bad = readable(items)
+        items, bad = readable(items, data.decoded)
         if bad:
             with self._lock:
                 for item, reason in bad:

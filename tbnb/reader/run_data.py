@@ -98,6 +98,8 @@ class RunData:
         self._meta_graph_def: bytes | None = None
         self._run_metadata: dict[str, bytes] = {}
         self._pending: dict[str, _Pending] = {}
+        #: Sampled payloads found to decode (``payloads.readable``: each is checked once).
+        self.decoded: set[BlobRef | Record] = set()
 
     # -- the rules ----------------------------------------------------------------------------
 

@@ -99,7 +99,10 @@ def take(lg: Any) -> Snapshot:
                     prints.append(("raised", type(err).__name__))
             snap.tensors[(run, tag)] = (steps, prints)
         try:
-            snap.graphs[run] = lg.graph(run)
+            graph = lg.graph(run)  # a Graph (numpy columns, a callable): compared by what it read
+            snap.graphs[run] = None if graph is None else repr(
+                (graph.kind, graph.graph_def, graph.names, graph.ops, graph.edge_src.tolist(),
+                 graph.edge_dst.tolist(), graph.problems)).encode()
         except Exception as err:  # noqa: BLE001
             _note(snap, "graph", run, "", err)
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tbnb.reader.items import BlobRef, Item, Record
 from tbnb.reader.payloads import decode_payload, readable
 from tbnb.reader.proto import event_pb2, tensor_pb2
@@ -22,9 +24,21 @@ def test_damaged_items_are_left_out_with_a_reason() -> None:
     short = Item(1, 2.0, _record([1.0, 2.0], [3]))
     cut = Item(2, 3.0, Record(good.payload.data[:-3], 0))
     wrong_index = Item(3, 4.0, Record(good.payload.data, 5))
-    blob = Item(4, 5.0, BlobRef("not-read", 0, 10, 0))  # blobs are not read to check them
-    kept, bad = readable([good, short, cut, wrong_index, blob])
-    assert kept == [good, blob]
-    assert [item for item, _ in bad] == [short, cut, wrong_index]
+    gone = Item(4, 5.0, BlobRef("no-such-file", 0, 10, 0))
+    decoded: set = set()
+    kept, bad = readable([good, short, cut, wrong_index, gone], decoded)
+    assert kept == [good]
+    assert [item for item, _ in bad] == [short, cut, wrong_index, gone]
     assert all(reason for _, reason in bad)
+    assert decoded == {good.payload}
     assert decode_payload(good.payload).tolist() == [1.0, 2.0]
+
+
+def test_each_payload_is_decoded_once(tmp_path: Path) -> None:
+    data = _record([1.0], []).data
+    (tmp_path / "blob").write_bytes(b"xx" + data)
+    blob = Item(0, 1.0, BlobRef(str(tmp_path / "blob"), 2, len(data), 0))
+    decoded: set = set()
+    assert readable([blob], decoded) == ([blob], [])
+    (tmp_path / "blob").unlink()  # not read again: found readable once, it stays readable
+    assert readable([blob], decoded) == ([blob], [])

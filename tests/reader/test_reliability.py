@@ -223,3 +223,19 @@ def test_class8_tf2_audio_without_labels_keeps_its_shape(tmp_path: Path) -> None
         value = lg.tensors("run", "au").values[0]
         assert value.shape == (3,)
         assert list(value) == [wav, wav, wav]
+
+
+def test_class5_one_bad_blob_spares_the_series(tmp_path: Path) -> None:
+    """Found by the fuzzer: a blob (audio, read from disk when shown) whose shape declares more
+    clips than it holds."""
+    w = EventWriter(tmp_path / "run", start_time=1.0)
+    for s in range(4):
+        t = tensor_pb2.TensorProto(dtype=types_pb2.DT_STRING, string_val=[b"RIFF" + bytes(40)] * 2)
+        t.tensor_shape.dim.add(size=2 if s != 2 else 2**31)
+        w.add_event(_tensor_event("au", t, s, "audio"))
+    w.close()
+    for lg in _both(tmp_path):
+        series = lg.tensors("run", "au")
+        assert series.step.tolist() == [0, 1, 3]
+        assert [v.shape for v in series.values] == [(2,)] * 3
+        assert any("step 2" in p.reason for p in lg.problems)
