@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tbnb.reader.items import BlobRef, Item, Record
 from tbnb.reader.payloads import decode_payload, readable
-from tbnb.reader.proto import event_pb2, tensor_pb2
+from tbnb.reader.proto import event_pb2
 
 
 def _record(values: list[float], dims: list[int]) -> Record:
