@@ -75,7 +75,7 @@ class BulkBatch:
             walls = np.array([w for _, w in parsed], dtype=np.float64)
             data.see_wall_times([(rows, walls), (self.scalars.rows, self.scalars.wall),
                                  (self.values.rows, self.values.wall)])
-        bulk_tags = {name for name, _ in self.scalars.tags} | set(self.values.tags)
+        bulk_tags = set(self.scalars.tags) | set(self.values.tags)
         segment_start = 0
         for i, event in events:
             if event is None:
@@ -94,7 +94,7 @@ class BulkBatch:
         the walker takes it; parsed one by one, such records cut the segments, keeping order.)
         """
         s, v = self.scalars, self.values
-        both = {name for name, _ in s.tags} & set(v.tags)
+        both = set(s.tags) & set(v.tags)
         if both:
             keep = ~np.array([name in both for name in v.tags])[v.tag]
             self.values = BulkValues(v.rows[keep], v.tag[keep], v.tags, v.step[keep], v.wall[keep],
@@ -120,10 +120,10 @@ class BulkBatch:
 
     def _scalar_segment(self, lo: int, hi: int) -> None:
         bulk, data = self.scalars, self.data
-        for sel in group_by_tag(bulk.rows, bulk.tag, lo, hi):
-            name, tf2 = bulk.tags[int(bulk.tag[sel[0]])]
+        for sel in group_by_tag(bulk.rows, bulk.tag, lo, hi):  # a tag's rows, both forms, in order
+            name = bulk.tags[int(bulk.tag[sel[0]])]
             plugin = data.plugin(name)
-            if plugin is None and not tf2:  # a TF1 simple_value names its tag's plugin
+            if plugin is None and not bulk.tf2[sel[0]]:  # a TF1 simple_value names its tag's plugin
                 first = summary_pb2.Summary.Value(tag=name, simple_value=0.0)
                 plugin = data.name_tag(name, first, self.delta)
             if plugin == "scalars":

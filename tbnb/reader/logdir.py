@@ -12,16 +12,21 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import data_compat
 from .discovery import find_runs
-from .items import BlobRef, Record
+from .payloads import decode_payload, readable
 from .plugins.embeddings import Embeddings, embeddings
 from .plugins.graph import Graph, GraphError
-from .plugins.graph.sources import GRAPH_PLUGINS, PLUGIN_TAGGED_RUN_METADATA, graph_of_tag, graph_tags, run_graph
+from .plugins.graph.sources import (
+    GRAPH_PLUGINS,
+    PLUGIN_TAGGED_RUN_METADATA,
+    graph_of_tag,
+    graph_tags,
+    run_graph,
+)
 from .plugins.hparams_table import hparams_frame
 from .plugins.projector import ProjectorInfo, read_projector
 from .problems import Problem
-from .proto import event_pb2, summary_pb2
+from .proto import summary_pb2
 from .read_buffer import ReadBufferPool
 from .run import Run
 from .run_data import RunDelta
@@ -173,7 +178,8 @@ class Logdir:
         return ScalarSeries(*cols)
 
     def tensors(self, run: str, tag: str) -> TensorSeries:
-        """The sampled steps of a non-scalar series (blobs read from disk when indexed)."""
+        """The sampled steps of a non-scalar series (blobs read from disk when indexed); an item
+        that cannot be decoded is reported in ``problems`` and left out (``payloads.readable``)."""
         with self._lock:
             data = self._run(run).data
             items = data.sampled(tag)
@@ -181,6 +187,13 @@ class Logdir:
                 raise KeyError(f"run {run!r} has no tensor tag {tag!r}")
             plugin = data.plugin(tag)
             assert plugin is not None  # a sampled series has a plugin
+        items, bad = readable(items, data.decoded)
+        if bad:
+            with self._lock:
+                for item, reason in bad:
+                    problem = Problem(str(self.run_directory(run)), 0,
+                                      f"tag {tag!r} at step {item.step}: {reason}; skipped")
+                    self._problems[problem] = None
         return TensorSeries(
             plugin,
             np.array([it.step for it in items], dtype=np.int64),
@@ -293,16 +306,6 @@ class Logdir:
         with self._lock:
             n_tags = sum(len(r.data.tags()) for r in self._runs.values())
             return f"<tbnb.Logdir {str(self.path)!r}: {len(self._runs)} runs, {n_tags} tags>"
-
-
-def decode_payload(payload: BlobRef | Record) -> np.ndarray:
-    """A sampled item in its plugin's tensor form: decoded from memory, or read from disk first."""
-    if isinstance(payload, BlobRef):
-        with open(payload.path, "rb") as fh:
-            fh.seek(payload.offset)
-            payload = Record(fh.read(payload.length), payload.index)
-    value = event_pb2.Event.FromString(payload.data).summary.value[payload.index]
-    return data_compat.tensor_of(value)
 
 
 def load(logdir: str | os.PathLike[str], *, samples_per_plugin: str | Mapping[str, Any] | None = None,

@@ -98,6 +98,8 @@ class RunData:
         self._meta_graph_def: bytes | None = None
         self._run_metadata: dict[str, bytes] = {}
         self._pending: dict[str, _Pending] = {}
+        #: Sampled payloads found to decode (``payloads.readable``: each is checked once).
+        self.decoded: set[BlobRef | Record] = set()
 
     # -- the rules ----------------------------------------------------------------------------
 
@@ -270,9 +272,18 @@ class RunData:
 
     def scalar_columns(self, tag: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """Copies of a scalar series' step, wall time and value columns in step order; None if
-        the tag has no scalar series."""
+        the tag is not a scalar tag.
+
+        A scalar tag whose every value was rejected (each reported as a problem) has empty
+        columns: its first value named it, so it is listed, as TensorBoard lists a tag from the
+        first metadata it sees whatever its values hold, and ``tags()`` and this agree.
+        """
         cols = self._scalars.get(tag)
-        return None if cols is None else cols.columns()
+        if cols is None:
+            if self._plugins.get(tag) != "scalars":
+                return None
+            return np.empty(0, dtype=np.int64), np.empty(0), np.empty(0)
+        return cols.columns()
 
     def sampled(self, tag: str) -> list[Item] | None:
         """A sampled series' items in step order (a new list; arrival order differs only with

@@ -41,10 +41,14 @@ class BulkScalars:
 
     rows: np.ndarray
     tag: np.ndarray  # per row: index into ``tags``
-    tags: list[tuple[str, bool]]  # (tag, tf2)
+    tags: list[str]
     step: np.ndarray
     wall: np.ndarray
     value: np.ndarray
+    #: Per row: the value is a TF2 tensor (True) or a TF1 ``simple_value``. One tag may have
+    #: both forms (a run resumed by another writer), so the tag index does not say it: the
+    #: rows of a tag stay one series, in record order.
+    tf2: np.ndarray
 
 
 class _Walker:
@@ -161,14 +165,14 @@ def template(data: bytes | memoryview) -> Layout | None:
     return Layout(wall, step, tag, tuple(sorted(set(w.structural))), tuple(w.continuation), value, tf2)
 
 
-Part = tuple[np.ndarray, list[tuple[str, bool]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Part = tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]
 
 
 def _decode_group(rows: np.ndarray, buf: bytes | memoryview, starts: np.ndarray, length: int, out: list[Part]) -> None:
     """Decode one group of equal-length records, template by template; append Parts to ``out``.
 
     ``rows`` holds the records' bytes ([m, length]). A Part is (indices within ``starts``,
-    tags, tag index per row, step, wall, value).
+    tags, tag index per row, step, wall, value, whether the values are TF2 tensors).
     """
     remaining: np.ndarray | None = None  # None: every row of the group
     for _ in range(MAX_TEMPLATES):
@@ -200,14 +204,14 @@ def _decode_group(rows: np.ndarray, buf: bytes | memoryview, starts: np.ndarray,
 
 def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
     reps, tag_index = tag_ids(sub, layout.tag)
-    tags: list[tuple[str, bool]] = []
+    tags: list[str] = []
     keep: np.ndarray | None = None
     col, n = layout.tag
     for i, r in enumerate(reps.tolist()):
         try:
-            tags.append((bytes(sub[r, col : col + n]).decode("utf-8"), layout.tf2))
+            tags.append(bytes(sub[r, col : col + n]).decode("utf-8"))
         except UnicodeDecodeError:
-            tags.append(("", layout.tf2))
+            tags.append("")
             bad = tag_index == i  # protobuf rejects these records and reports them
             keep = ~bad if keep is None else keep & ~bad
     vcol, vtype = layout.value
@@ -215,8 +219,8 @@ def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
     wall = column(sub, layout.wall, "<f8") if layout.wall is not None else np.zeros(len(sub))
     step = steps_of(sub, layout.step)
     if keep is not None:
-        return taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep]
-    return taken, tags, tag_index, step, wall, value
+        return taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep], layout.tf2
+    return taken, tags, tag_index, step, wall, value, layout.tf2
 
 
 def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndarray,
@@ -228,12 +232,13 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
     """
     a = np.frombuffer(buf, dtype=np.uint8)
     n = len(starts)
-    index: dict[tuple[str, bool], int] = {}
+    index: dict[str, int] = {}
     # Scatter every decoded row into per-record columns: record order without a sort.
     tag_of = np.full(n, -1, dtype=np.int64)
     step = np.zeros(n, dtype=np.int64)
     wall = np.zeros(n, dtype=np.float64)
     value = np.zeros(n, dtype=np.float64)
+    tf2 = np.zeros(n, dtype=bool)
     for length, group in group_by_length(lengths, MAX_LENGTH + 1):
         if len(group) < grouping.MIN_DECODE_GROUP:
             continue
@@ -245,11 +250,11 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
         else:
             rows = sliding_window_view(a, length)[starts[group]]
         _decode_group(rows, buf, starts[group], length, parts)
-        for taken, local_tags, local_index, s, w, v in parts:
+        for taken, local_tags, local_index, s, w, v, is_tf2 in parts:
             remap = np.array([index.setdefault(t, len(index)) for t in local_tags], dtype=np.int64)
             rows = group[taken]
             tag_of[rows] = remap[local_index]
-            step[rows], wall[rows], value[rows] = s, w, v
+            step[rows], wall[rows], value[rows], tf2[rows] = s, w, v, is_tf2
     rows = np.flatnonzero(tag_of >= 0)
     tags = sorted(index, key=index.__getitem__)
-    return BulkScalars(rows, tag_of[rows], tags, step[rows], wall[rows], value[rows])
+    return BulkScalars(rows, tag_of[rows], tags, step[rows], wall[rows], value[rows], tf2[rows])

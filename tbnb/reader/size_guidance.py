@@ -3,6 +3,10 @@
 TensorBoard's defaults (images 10, audio 10, histograms 500, pr_curves 100, every other plugin
 10) and its flag syntax ``"images=all,audio=20"``. As in TensorBoard, ``0`` and ``"all"`` both
 mean keep everything. Scalars are never sampled: tbnb keeps every point.
+
+``"*"`` names every plugin the caller did not name, TensorBoard's defaults for images, audio,
+histograms and PR curves included: ``{"*": "all"}`` keeps everything, ``{"*": "all", "images":
+5}`` keeps everything but five images per tag.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ def parse_samples_per_plugin(spec: str | Mapping[str, int | str] | None) -> dict
                 raise ValueError(f"samples_per_plugin: {part!r} is not of the form plugin=count")
             pairs[name.strip()] = value
         spec = pairs
+    if "*" in spec:  # the caller's default replaces TensorBoard's for every plugin not named
+        caps = {"*": caps["*"]}
     for plugin, raw in spec.items():
         if plugin == "scalars":
             continue  # every scalar point is kept; accepted so TensorBoard command lines work

@@ -3,6 +3,13 @@
 Rules (TensorFlow's ``make_ndarray``): ``tensor_content`` holds the packed little-endian values
 and wins when present; otherwise the typed ``*_val`` field holds them, and a single value is
 broadcast to the whole shape. Strings become an object array of ``bytes``.
+
+A shape is only a claim: a few bytes can declare ``[2**31]``. So the element count is checked
+before anything is allocated (``_element_count``): dimensions must be non-negative, and a
+broadcast may fill at most ``MAX_BROADCAST`` elements or as many as the proto holds values.
+Writers serialise real tensors in full (``tensor_content``) and use the one-value form for
+constants, so no summary relies on a larger broadcast, and the cap bounds what a damaged or
+hostile record can make the reader allocate (one value of 16 bytes per element at most).
 """
 
 from __future__ import annotations
@@ -41,8 +48,24 @@ def shape_of(proto: tensor_pb2.TensorProto) -> tuple[int, ...]:
     return tuple(int(d.size) for d in proto.tensor_shape.dim)
 
 
+#: Elements a broadcast (fewer values than the shape holds) may fill, beyond the values present.
+MAX_BROADCAST = 1 << 20
+
+
+def _element_count(shape: tuple[int, ...], present: int, what: str) -> int:
+    """The shape's element count, checked against the ``present`` values before any allocation."""
+    if any(d < 0 for d in shape):
+        raise TensorDecodeError(f"{what}: negative dimension in shape {shape}")
+    size = 1
+    for d in shape:  # Python integers: a product of large dimensions cannot wrap around
+        size *= d
+    if size != present and size > max(present, MAX_BROADCAST):
+        raise TensorDecodeError(f"{what}: shape {shape} declares {size} elements for {present} values")
+    return size
+
+
 def _fill(values: np.ndarray, shape: tuple[int, ...], what: str) -> np.ndarray:
-    size = int(np.prod(shape, dtype=np.int64))
+    size = _element_count(shape, values.size, what)
     if values.size == size:
         return values.reshape(shape)
     if values.size == 1:
@@ -57,6 +80,7 @@ def to_ndarray(proto: tensor_pb2.TensorProto) -> np.ndarray:
     shape = shape_of(proto)
     dtype = proto.dtype
     if dtype == T.DT_STRING:
+        _element_count(shape, len(proto.string_val), "string tensor")  # before the strings are copied
         strings = np.empty(max(len(proto.string_val), 1), dtype=object)
         strings[:] = list(proto.string_val) or [b""]  # an empty tensor broadcasts b""
         return _fill(strings, shape, "string tensor")
@@ -80,6 +104,8 @@ def to_ndarray(proto: tensor_pb2.TensorProto) -> np.ndarray:
         values = np.asarray(raw, dtype=np.uint32).astype(np.uint16).view(np.float16)
     elif dtype in (T.DT_COMPLEX64, T.DT_COMPLEX128):
         pairs = np.asarray(raw, dtype=np.float32 if dtype == T.DT_COMPLEX64 else np.float64)
+        if len(pairs) % 2:
+            raise TensorDecodeError(f"{field}: {len(pairs)} floats are not (real, imaginary) pairs")
         values = pairs[0::2] + 1j * pairs[1::2]
         values = values.astype(np_dtype)
     else:

@@ -23,6 +23,12 @@ def test_dict_with_star_default() -> None:
     assert caps["*"] == 5 and caps["images"] is None
 
 
+def test_star_replaces_every_default_not_named() -> None:
+    caps = parse_samples_per_plugin({"*": "all", "histograms": 7})
+    assert caps == {"*": None, "histograms": 7}
+    assert parse_samples_per_plugin("*=3")["*"] == 3 and "images" not in parse_samples_per_plugin("*=3")
+
+
 @pytest.mark.parametrize("bad", ["images", "images=lots", "=3", "audio=-1"])
 def test_bad_specs_say_what_is_wrong(bad: str) -> None:
     with pytest.raises(ValueError, match="samples_per_plugin"):

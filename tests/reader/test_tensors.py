@@ -63,3 +63,35 @@ def test_wrong_sizes_are_errors_not_crashes() -> None:
         to_ndarray(q)
     with pytest.raises(TensorDecodeError):
         to_ndarray(tensor_pb2.TensorProto(dtype=20))
+
+
+@pytest.mark.parametrize("dtype,field,value,dims", [
+    (1, "float_val", [1.0], [2**28]),  # one value for a quarter of a billion elements
+    (1, "float_val", [1.0], [2**31]),
+    (1, "float_val", [1.0], [2**40, 2**40]),  # a product past int64
+    (7, "string_val", [b"x"], [2**26]),
+    (1, "float_val", [1.0, 2.0], [-2]),
+])
+def test_declared_shape_is_checked_before_allocating(dtype: int, field: str, value: list, dims: list[int]) -> None:
+    p = tensor_pb2.TensorProto(dtype=dtype, **{field: value})
+    for d in dims:
+        p.tensor_shape.dim.add(size=d)
+    with pytest.raises(TensorDecodeError, match="shape"):
+        to_ndarray(p)
+
+
+def test_broadcast_up_to_the_cap_is_kept() -> None:
+    from tbnb.reader.tensors import MAX_BROADCAST
+
+    p = tensor_pb2.TensorProto(dtype=1, float_val=[2.0])
+    p.tensor_shape.dim.add(size=MAX_BROADCAST)
+    assert to_ndarray(p).shape == (MAX_BROADCAST,)
+    p.tensor_shape.dim[0].size = MAX_BROADCAST + 1
+    with pytest.raises(TensorDecodeError):
+        to_ndarray(p)
+
+
+def test_odd_complex_floats_are_an_error() -> None:
+    p = tensor_pb2.TensorProto(dtype=8, scomplex_val=[1.0, 2.0, 3.0])
+    with pytest.raises(TensorDecodeError, match="pairs"):
+        to_ndarray(p)

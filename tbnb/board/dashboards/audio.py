@@ -1,5 +1,6 @@
-"""The audio dashboard: audio tensors ``[k, 2]`` of (encoded clip, label), listed by step and
-fetched one clip at a time through the shared ``blobs``/``blob`` requests (media.py).
+"""The audio dashboard: audio tensors ``[k, 2]`` of (encoded clip, label), or ``[k]`` of clips
+with no labels (what TF2's ``tf.summary.audio`` writes, kept as the file holds it), listed by
+step and fetched one clip at a time through the shared ``blobs``/``blob`` requests (media.py).
 """
 
 from __future__ import annotations
@@ -51,12 +52,13 @@ def wav_sample_rate(data: bytes) -> float | None:
 
 
 def _clips(arr: np.ndarray) -> np.ndarray:
-    """An audio tensor as rows of (clip[, label]): ``[k, 2]``, or one clip ``[2]`` / ``[1]``."""
+    """An audio tensor as rows of (clip[, label]): ``[k, 2]`` as it is, ``[k]`` (TF2, no
+    labels) as ``[k, 1]``."""
     arr = np.asarray(arr, dtype=object)
     if arr.ndim == 2:
         return arr
     if arr.ndim == 1:
-        return arr[None, :]
+        return arr[:, None]
     if arr.ndim == 0:
         return arr.reshape(1, 1)
     return arr.reshape(-1, arr.shape[-1])

@@ -108,6 +108,17 @@ def _json_number(v: float) -> float | str:
     return "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
 
 
+#: First characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(text: str) -> str:
+    """A text cell of a CSV download (a run name) that a spreadsheet shows as text: a leading
+    apostrophe where it would start a formula. Only text cells: numbers, negative ones
+    included, are written as numbers."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def download_text(source: MultiLogdir, tag: str, runs: Sequence[str], fmt: str) -> str:
     """Every point of ``tag`` for ``runs``, as TensorBoard's downloads plus a run column/key.
 
@@ -124,7 +135,7 @@ def download_text(source: MultiLogdir, tag: str, runs: Sequence[str], fmt: str) 
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["Run", "Wall time", "Step", "Value"])
         for run, s in data.items():
-            writer.writerows(zip([run] * len(s), map(repr, s.wall_time.tolist()), s.step.tolist(),
+            writer.writerows(zip([text_cell(run)] * len(s), map(repr, s.wall_time.tolist()), s.step.tolist(),
                                  map(repr, s.value.tolist())))
         return out.getvalue()
     if fmt == "json":

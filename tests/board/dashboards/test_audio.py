@@ -50,3 +50,14 @@ def test_audio_tensor_form() -> None:
     tf1 = strings(wavs[0], b"", shape=(1, 2))  # what compat makes of a TF1 Summary.Audio
     assert audio.clip_count(tf1) == 1 and audio.clip_label(tf1) == ""
     assert audio.clip_bytes(strings(wavs[0]), 0) == wavs[0]  # one clip, no label column
+
+
+def test_tf2_audio_without_labels_is_k_clips() -> None:
+    """TF2's tf.summary.audio writes a ``[k]`` string tensor: k clips, no labels."""
+    wavs = [encode_wav(np.full(4, i / 4), 16000) for i in range(3)]
+    batch = strings(*wavs, shape=(3,))
+    assert audio.clip_count(batch) == 3
+    assert [audio.clip_bytes(batch, i) for i in range(3)] == wavs
+    assert audio.clip_label(batch, 1) == ""
+    listed = audio.listing([batch])
+    assert listed["counts"] == [3] and listed["labels"] == [""] and listed["sample_rates"] == [16000.0]

@@ -112,6 +112,18 @@ def test_csv_download(page: Page) -> None:
     assert rows[-1] == ["b", repr(T0 + 104), "4", "-2.0"]
 
 
+def test_csv_download_neutralises_formulas_in_run_names(make_board, tmp_path: Path) -> None:
+    """A run named like a formula is text in a spreadsheet; negative values stay numbers."""
+    names = ["=HYPERLINK(1)", "+1", "-x", "@SUM(A1)", "plain"]
+    for name in names:
+        with EventWriter(tmp_path / name, start_time=T0) as w:
+            w.add_scalar("x", -3.5, 0, wall_time=T0)
+    reply, _ = Page(make_board(tmp_path)).ask({"type": "csv", "id": 6, "tag": "x", "runs": names})
+    rows = list(csv.reader(io.StringIO(reply["text"])))[1:]
+    assert sorted(r[0] for r in rows) == sorted(["'=HYPERLINK(1)", "'+1", "'-x", "'@SUM(A1)", "plain"])
+    assert {r[3] for r in rows} == {"-3.5"} and {r[2] for r in rows} == {"0"}
+
+
 def test_json_download_with_non_finite_values(make_board, tmp_path: Path) -> None:
     with EventWriter(tmp_path / "r", start_time=T0) as w:
         for step, value in enumerate([1.0, float("nan"), float("inf"), float("-inf")]):

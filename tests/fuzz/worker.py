@@ -1,0 +1,52 @@
+"""The fuzzing child: reads inputs ``start, start + step, ...`` and reports each as a JSON line.
+
+It runs in its own process so that the parent can kill it when one input hangs inside C code
+(where no alarm reaches) and notice when it dies (a segfault, the address-space limit). Before
+each input it prints ``{"start": i}``, after it ``{"done": i, ...}``: the parent knows which input
+was running when the child went silent or died.
+
+Class 2 inputs (tensors declaring gigabytes) are read for real here, under an address-space
+limit, so that a regression in size checks shows as an over-allocation, not as a dead machine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import resource
+import sys
+
+from . import checks, memory, seeds
+
+#: Address space of the child: room for the interpreter, numpy and the 64x + 64 MiB budget of
+#: the largest seed, below what one broadcast bomb asks for, so that a bomb fails at once with
+#: MemoryError instead of spending seconds filling a gigabyte.
+ADDRESS_LIMIT = 1 << 30
+
+
+def case_for(seed: int, i: int, seed_files: dict[str, bytes], extras: dict[str, bytes]) -> checks.Case:
+    """The ``i``-th input of a run started with ``seed``: a pure function of both."""
+    return checks.build_case(seed_files, random.Random(f"{seed}:{i}"), extras)
+
+
+def main(argv: list[str]) -> None:
+    seed, start, step, stop, time_limit = (int(a) for a in argv[:5])
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_LIMIT, ADDRESS_LIMIT))
+    seed_files, extras = seeds.load_seeds(), seeds.projector_files()
+    root = checks.workdir() / "in"
+    meter = memory.PeakMeter("rss")
+    checks.warm_up(root)
+    out = sys.stdout
+    for i in range(start, stop, step):
+        out.write(json.dumps({"start": i}) + "\n")
+        out.flush()
+        case = case_for(seed, i, seed_files, extras)
+        outcome = checks.run_case(case, root, meter, time_limit=time_limit, run_bombs=True)
+        failures = [[f.label, f.kind, f.key, f.detail] for f in outcome.failures]
+        out.write(json.dumps({"done": i, "failures": failures, "peak": outcome.peak,
+                              "steps": case.steps}) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
