@@ -20,7 +20,7 @@ from collections import Counter
 
 from . import seeds
 
-KNOWN = {"class 1", "class 2", "class 3", "class 4", "class 5", "class 6"}
+KNOWN: set[str] = set()  # every class of issue 16 is fixed: any failure fails
 
 
 class NewFailure(Exception):

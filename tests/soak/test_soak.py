@@ -40,7 +40,5 @@ def test_no_thread_leak(result: SoakResult) -> None:
     assert result.threads[1] <= result.threads[0]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 soak: the Board's status and problems are silent "
-                                        "about a run whose directory was deleted")
 def test_board_says_what_happened_to_the_deleted_run(result: SoakResult) -> None:
     assert result.deleted_run_reported
