@@ -14,6 +14,7 @@ import struct
 import warnings
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -56,15 +57,35 @@ def _case(files: dict[str, bytes], purge: bool = False, split_at: int | None = N
     return checks.Case(dict(files), ["hypothesis"], [], purge, 0, split_at)
 
 
+@contextmanager
+def address_space_guard(extra: int = 4 << 30) -> Iterator[None]:
+    """Cap this process's address space at what it maps now plus ``extra`` while inputs that
+    declare huge tensors are read: the reader must refuse them before allocating, and if it ever
+    did not, a MemoryError fails the test instead of the machine running out of memory."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    with open("/proc/self/statm") as f:
+        mapped = int(f.read().split()[0]) * resource.getpagesize()
+    cap = mapped + extra if hard == resource.RLIM_INFINITY else min(hard, mapped + extra)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def test_mutation_sweep(root: Path, meter: memory.PeakMeter) -> None:
-    """A fixed, seeded sweep of mutated seed files from every writer."""
+    """A fixed, seeded sweep of mutated seed files from every writer, declared-huge tensors
+    included (read under an address-space cap)."""
     seed_files, extras = seeds.load_seeds(), seeds.projector_files()
     assert any(name.startswith("tbnb/") for name in seed_files)
     known: Counter = Counter()
     new: list[str] = []
     for i in range(SWEEP):
         case = checks.build_case(seed_files, random.Random(f"ci:{i}"), extras)
-        outcome = checks.run_case(case, root, meter)
+        with address_space_guard():
+            outcome = checks.run_case(case, root, meter, run_bombs=True)
         for f in outcome.failures:
             if f.label in KNOWN:
                 known[checks.signature(f)] += 1
