@@ -14,20 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .dashboards.common import x_values
+from .dashboards.common import shown_runs, x_values
 from .dashboards.scalars import in_range, read
 from .protocol import X_AXES
 from .sources import MultiLogdir
 
 if TYPE_CHECKING:
     import pandas as pd
-
-
-def shown_runs(runs: Iterable[str], patterns: Sequence[str], hidden: Iterable[str]) -> list[str]:
-    """Runs that fully match one of ``patterns`` and are not switched off in ``hidden``."""
-    compiled = [re.compile(p) for p in patterns]
-    off = set(hidden)
-    return [r for r in runs if r not in off and any(c.fullmatch(r) for c in compiled)]
 
 
 def tag_passes(tag: str, tag_filter: str) -> bool:

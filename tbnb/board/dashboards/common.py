@@ -8,7 +8,8 @@ RequestError: the page asked for something that does not exist.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -103,3 +104,10 @@ def key_by_runs(request: Mapping[str, Any]) -> tuple[Any, ...]:
     """The push key of a per-run card's request (histograms, distributions): a newer request
     replaces the one of the same kind, tag and run list (protocol.py, "Pushed replies")."""
     return (request["type"], request["tag"], tuple(request["runs"]))
+
+
+def shown_runs(runs: Iterable[str], patterns: Sequence[str], hidden: Iterable[str]) -> list[str]:
+    """Runs that fully match one of ``patterns`` and are not switched off in ``hidden``."""
+    compiled = [re.compile(p) for p in patterns]
+    off = set(hidden)
+    return [r for r in runs if r not in off and any(c.fullmatch(r) for c in compiled)]

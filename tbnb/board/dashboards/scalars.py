@@ -26,8 +26,8 @@ from ..downsample import minmax_downsample
 from ..protocol import X_AXES
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
-from .common import x_values
-from .step_table import compute, parse_request, reply, shown, to_frame
+from .common import shown_runs, x_values
+from .step_table import compute, parse_request, reply, to_frame
 
 #: Widest card the kernel downsamples for; a larger ``width`` is clamped (bounds reply size).
 MAX_WIDTH = 10_000
@@ -249,7 +249,7 @@ class Traits(traitlets.HasTraits):
         ``tbnb.board.dashboards.step_table``. ValueError for a tag that is not a scalar tag.
         """
         source: Any = self.logdir
-        runs = scalar_runs(source, tag, shown(source.runs(), self.runs, self.hidden_runs))
+        runs = scalar_runs(source, tag, shown_runs(source.runs(), self.runs, self.hidden_runs))
         step, bounds = self.card_selection(tag)
         result = compute(source, tag, runs, step, bounds, float(self.smoothing), self.range_selection)
         return to_frame(result["table"])

@@ -26,7 +26,6 @@ lies in ``[lo, hi]`` (``points`` counts them; none: NaN), NaN values left out.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -201,13 +200,6 @@ def to_frame(table: dict[str, Any]) -> pd.DataFrame:
         if name != "run":
             columns[name] = pd.Series(values, dtype="Int64" if name in _INT_COLUMNS else float)
     return pd.DataFrame(columns)
-
-
-def shown(runs: Iterable[str], patterns: Sequence[str], hidden: Iterable[str]) -> list[str]:
-    """The runs a card shows: fully matching one of ``patterns``, not switched off."""
-    compiled = [re.compile(p) for p in patterns]
-    off = set(hidden)
-    return [r for r in runs if r not in off and any(c.fullmatch(r) for c in compiled)]
 
 
 # -- the request -------------------------------------------------------------------------------------
