@@ -9,6 +9,7 @@ import { blobOutcome, tooLargeText } from "./blob.js";
 import { h } from "./dom.js";
 import { formatCount, formatDateTime } from "./format.js";
 import { RunCard, stepCount } from "./run_card.js";
+import { StepSlider } from "./step_slider.js";
 
 /** Items of a batch shown at most (TensorBoard's writers keep 3 by default). */
 export const MAX_BATCH = 24;
@@ -43,16 +44,9 @@ export class BlobCard extends RunCard {
 
   build() {
     super.build();
-    this.slider = h("input", {
-      type: "range",
-      min: "0",
-      step: "1",
-      class: "tbnb-step-slider",
-      "aria-label": "Step",
-      on: { input: () => this.select(Number(this.slider.value)) },
-    });
-    this.stepText = h("span", { class: "tbnb-step-text" });
-    this.controls = h("div", { class: "tbnb-step-row" }, this.slider, this.stepText);
+    this.stepper = new StepSlider((index) => this.select(index));
+    this.controls = this.stepper.row;
+    this.stepText = this.stepper.label;
     this.items = h("div", { class: `tbnb-items tbnb-items-${this.kind}` });
     this.info = h("div", { class: "tbnb-blob-info", hidden: true });
     this.plot.append(this.controls, this.info, this.items);
@@ -97,9 +91,7 @@ export class BlobCard extends RunCard {
     }
     const row = rows[this.index];
     this.controls.hidden = false;
-    this.slider.max = String(rows.length - 1);
-    this.slider.value = String(this.index);
-    this.slider.disabled = rows.length < 2;
+    this.stepper.set(rows.length, this.index);
     const when = Number.isFinite(row.wall) ? ` · ${formatDateTime(row.wall)}` : "";
     this.stepText.textContent = `step ${formatCount(row.step)}${when}`;
     this.stepText.title = `${this.index + 1} of ${rows.length} sampled steps`;

@@ -9,6 +9,7 @@ import { CONFIG, baseLayout } from "../chart_card.js";
 import { h } from "../dom.js";
 import { formatCount } from "../format.js";
 import { PlotFit } from "../plot_fit.js";
+import { StepSlider } from "../step_slider.js";
 import { fromMessage, prLayout, prTraces, sliderIndex, stepText, stepsFor, unionSteps } from "./pr_plot.js";
 
 export class PrCurveCard extends Card {
@@ -22,16 +23,9 @@ export class PrCurveCard extends Card {
   build() {
     this.title = h("div", { class: "tbnb-card-title", text: this.tag, title: this.tag });
     this.sub = h("div", { class: "tbnb-card-sub" });
-    this.slider = h("input", {
-      type: "range",
-      min: "0",
-      step: "1",
-      class: "tbnb-step-slider",
-      "aria-label": "Step",
-      on: { input: () => this.select(Number(this.slider.value)) },
-    });
-    this.stepLabel = h("span", { class: "tbnb-step-text" });
-    this.controls = h("div", { class: "tbnb-step-row" }, this.slider, this.stepLabel);
+    this.stepper = new StepSlider((index) => this.select(index));
+    this.controls = this.stepper.row;
+    this.stepLabel = this.stepper.label;
     this.problemList = h("div", { class: "tbnb-card-sub tbnb-error tbnb-pr-problems", hidden: true });
     this.plot = h("div", { class: "tbnb-plot" });
     this.el = h(
@@ -106,9 +100,7 @@ export class PrCurveCard extends Card {
       : "";
     this.problemList.title = this.problems.join("\n");
     this.controls.hidden = this.steps.length === 0;
-    this.slider.max = String(Math.max(0, this.steps.length - 1));
-    this.slider.value = String(sliderIndex(this.steps, this.step));
-    this.slider.disabled = this.steps.length < 2;
+    this.stepper.set(this.steps.length, sliderIndex(this.steps, this.step));
     this.stepLabel.textContent = stepText(curves, this.step);
     const traces = prTraces(curves, this.runs(), (run) => this.board.colorOf(run));
     Plotly.react(this.plot, traces, prLayout(baseLayout(this)), CONFIG);
