@@ -315,6 +315,17 @@ export class ScalarCard extends Card {
     return appendGroups(drawn, groupTraces({ groups: this.groups, zoom: this.zoom, zoomGroups: this.zoomGroups, smoothing, xAxis, unit: this.unit, colorOf, line }));
   }
 
+  /** Every drawn line's overview series: the runs', then the groups' (the step view reads them). */
+  overviews() {
+    const runs = this.full ? this.runs().map((run) => this.full.get(run)).filter(Boolean) : [];
+    return [...runs, ...(this.groups ? this.groups.values() : [])];
+  }
+
+  /** The overview series of one drawn line, a run's or a group's, or null. */
+  overviewOf(name) {
+    return (this.full && this.full.get(name)) || (this.groups && this.groups.get(name)) || null;
+  }
+
   /** The colour of a drawn line: a run's, or a group's (run_groups.js groupColor). */
   lineColor(name) {
     const s = this.groups && this.groups.get(name);

@@ -225,7 +225,7 @@ export class StepView {
     const suffix = xAxis === "relative" ? "relative" : "wall";
     const key = this.reply.mode === "range" ? `${which === 0 ? "start" : "end"}_${suffix}` : suffix;
     if (!this.dragging) return Number(cols[key][0]);
-    const overview = this.card.full && this.card.full.get(cols.run[0]);
+    const overview = this.card.overviewOf(cols.run[0]);
     if (!overview) return null;
     let best = null;
     for (let i = 0; i < overview.step.length; i++) {
@@ -271,10 +271,7 @@ export class StepView {
   /** The card's steps (from the drawn series) that arrow keys move through. */
   cardSteps() {
     const steps = [];
-    if (this.card.full) for (const run of this.card.runs()) {
-      const s = this.card.full.get(run);
-      if (s) for (const v of s.step) steps.push(Number(v));
-    }
+    for (const s of this.card.overviews()) for (const v of s.step) steps.push(Number(v));
     return steps;
   }
 
@@ -329,8 +326,7 @@ export class StepView {
     const p = Math.min(Math.max(event.clientX - box.left - xa._offset, 0), xa._length);
     const { xAxis } = this.board.settings;
     const x = fromDisplayValue(xa.p2d(p), xAxis, this.card.unit);
-    const series = this.card.runs().map((run) => this.card.full && this.card.full.get(run)).filter(Boolean);
-    return stepAtX(x, xAxis, series);
+    return stepAtX(x, xAxis, this.card.overviews());
   }
 
   /** A marker let go at `step`: the traits that say so (the board's, or the card's own). */
