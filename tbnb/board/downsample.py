@@ -91,3 +91,28 @@ def minmax_downsample(x: np.ndarray, y: np.ndarray, width: int) -> np.ndarray:
     kept = np.sort(np.concatenate(keep)).astype(np.int64)
     # (not np.unique: its plain form imports numpy.ma on first use, ~15 ms in a fresh kernel)
     return kept[np.concatenate(([True], kept[1:] != kept[:-1]))]
+
+
+def minmax_downsample_many(x: np.ndarray, ys: list[np.ndarray], width: int) -> np.ndarray:
+    """``minmax_downsample`` of several series over one x (a line and its band's edges): the
+    union of the indices each would keep, with the buckets computed once."""
+    x = np.asarray(x, dtype=np.float64)
+    ys = [np.asarray(y, dtype=np.float64) for y in ys]
+    if any(y.shape != x.shape for y in ys) or x.ndim != 1:
+        raise ValueError(f"every y must have the shape of x {x.shape}, got {[y.shape for y in ys]}")
+    width = int(width)
+    if width < 1:
+        raise ValueError(f"width must be at least 1, got {width}")
+    n = x.size
+    if n <= 2 * width:
+        return np.arange(n, dtype=np.int64)
+    buckets = _buckets(x, width)
+    keep = [np.array([0, n - 1])]
+    for y in ys:
+        finite = np.isfinite(y)
+        keep.append(_finite_extremes(y, buckets, finite))
+        if not finite.all():
+            for mask in (np.isnan(y), y == np.inf, y == -np.inf):
+                keep.append(_first_per_bucket(np.flatnonzero(mask), buckets))
+    kept = np.sort(np.concatenate(keep)).astype(np.int64)
+    return kept[np.concatenate(([True], kept[1:] != kept[:-1]))]

@@ -221,6 +221,7 @@ export class ScalarCard extends Card {
 
   /** The selected runs changed: draw the runs held, fetch the ones missing. */
   runsChanged() {
+    if (this.groups && this.groups.size) this.dirty = true; // a group's statistics are of its shown members
     this.updateSub();
     this.needsDraw = true;
     this.ensure();

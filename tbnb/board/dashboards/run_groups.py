@@ -26,7 +26,7 @@ from traitlets import Enum, TraitError, Unicode, Union, validate
 from ...reader.group_frame import GroupSpec, resolve
 from ...reader.run_groups import BANDS, LINES, GroupStats, aggregate, compile_pattern
 from ...reader.series import ScalarSeries
-from ..downsample import minmax_downsample
+from ..downsample import minmax_downsample_many
 from ..request import RequestError
 from ..sources import MultiLogdir
 from .common import start_time
@@ -111,9 +111,8 @@ def group_entry(name: str, members: Sequence[str], stats: GroupStats, x: np.ndar
         inside = np.flatnonzero((x >= lo) & (x <= hi))
         columns = {k: v[inside] for k, v in columns.items()}
     total = len(columns["x"])
-    buckets = max(1, int(width) // 2)
-    picks = [minmax_downsample(columns["x"], columns[k], buckets) for k in ("y", "lower", "upper") if k in columns]
-    keep = picks[0] if len(picks) == 1 else np.unique(np.concatenate(picks))
+    keep = minmax_downsample_many(columns["x"], [columns[k] for k in ("y", "lower", "upper") if k in columns],
+                                  max(1, int(width) // 2))
     exact = len(keep) == total
     if not exact:
         columns = {k: v[keep] for k, v in columns.items()}
