@@ -271,14 +271,12 @@ Page -> kernel
                                 (the three traits) when grouping is on; absent: no groups
 Kernel -> page
   ``series`` gains ``"groups": [{"group", "members": [str], "line", "band", "total", "sent",
-   "exact", "x", "y", "step", "n": int64 (members counted), "lower", "upper"}]`` (no
-                                lower/upper for band "none"); ``series`` then holds only the
-                                runs alone. Statistics over every member point on the group's
-                                common step grid, then cut to ``range`` and downsampled keeping
-                                the extremes of the line and of both band edges.
-  ``step_table`` gains ``"groups": {group: [members]}``, a row per group after the runs (its
-                                line read as one run's series) and columns ``n``, ``lower``,
-                                ``upper``, ``spread`` (the band's half-width; NaN, n 1 for runs)
+   "exact", "x", "y", "step", "n": int64 (members counted), "lower", "upper" (not for "none")}]``
+                                and ``series`` holds the runs alone. Statistics over every member
+                                point on the group's step grid, cut to ``range``, thinned keeping
+                                the extremes of the line and band edges.
+  ``step_table`` gains ``"groups": {group: [members]}``, a row per group (its line as one run's
+                                series), columns ``n``, ``lower``, ``upper``, ``spread`` (NaN for runs)
 Projector (version 1 addition; dashboards/projector.py, projector/)
 --------------------------------------------------------------------
 ``dashboard`` also takes "projector": one card filling the area (js layout.js ``fills``).
