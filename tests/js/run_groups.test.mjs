@@ -6,6 +6,7 @@ import {
   groupCell,
   groupColor,
   groupFields,
+  groupHoverTemplate,
   groupMap,
   groupTraces,
   jsPattern,
@@ -89,4 +90,12 @@ test("colours, table cells and hover member lists", () => {
   assert.equal(groupCell({ step: 3, spread: 0.25 }, "step", String), null);
   assert.equal(memberList(["a", "b"]), "a, b");
   assert.equal(memberList(["1", "2", "3", "4", "5", "6", "7", "8"]), "1, 2, 3, 4, 5, 6 and 2 more");
+});
+
+test("group and run names from logs stay text in the hover (no markup, no plotly %{...})", () => {
+  const s = { members: ["<img src=x onerror=alert(1)>/seed_0", "%{y}/seed_1"] };
+  const template = groupHoverTemplate("<b>cfg</b>%{x}", s, "mean");
+  assert.ok(!template.includes("<img") && !template.includes("<b>cfg"));
+  assert.ok(template.includes("&lt;b&gt;cfg&lt;/b&gt;&#37;{x}"));
+  assert.ok(template.includes("&#37;{y}/seed_1"));
 });
