@@ -29,6 +29,8 @@ def test_notebook_runs(notebook: Path, tmp_path: Path) -> None:
         assert "'points':" in text  # board.status after refresh()
         assert "smoothed" in text and "relative" in text  # board.step_table at one step
         assert "mean" in text and "change" in text  # and over a range
+        assert "lr_0.03" in text and "spread" in text  # run groups in the step table
+        assert "median" in text  # and as to_pandas(groups=...)
 
 
 def test_there_is_a_quickstart() -> None:

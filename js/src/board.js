@@ -166,6 +166,7 @@ class Board {
       this.runsChanged();
     });
     on("change:hidden_runs", () => this.runsChanged());
+    on("change:run_groups", () => this.runSelector.render()); // the selector folds groups
     on("change:run_colors", () => {
       this.runSelector.render();
       for (const card of cards()) card.redraw();

@@ -4,6 +4,8 @@
 import { debounce, h } from "./dom.js";
 import { PALETTE, normalizeHex } from "./colors.js";
 import { naturalSort } from "./naturalsort.js";
+import { groupColor, selectorItems } from "./run_groups.js";
+import { addGroupStyle, groupRows } from "./run_selector_groups.js";
 import {
   compileRunPatterns,
   filterTextToPatterns,
@@ -49,6 +51,8 @@ export class RunSelector {
       h("div", { class: "tbnb-runs-head" }, this.all, h("span", { text: "Runs" }), this.count),
       this.list,
     );
+    this.open = new Set(); // unfolded run groups
+    addGroupStyle(board.root);
     this.syncFilter();
   }
 
@@ -98,7 +102,7 @@ export class RunSelector {
     this.all.checked = listed.length > 0 && on === listed.length;
     this.all.indeterminate = on > 0 && on < listed.length;
     this.count.textContent = total === listed.length ? `${on}/${total}` : `${on}/${listed.length} of ${total}`;
-    const rows = listed.map((run) => {
+    const runRow = (run) => {
       const color = this.board.colorOf(run);
       const row = h("div", { class: "tbnb-run", role: "listitem", title: run });
       const swatch = h("button", {
@@ -116,7 +120,13 @@ export class RunSelector {
       });
       row.append(h("label", {}, box, h("span", { class: "tbnb-run-name", text: run })), swatch);
       return row;
-    });
+    };
+    const colors = { runColors: this.board.trait("run_colors"), colorOf: (run) => this.board.colorOf(run) };
+    const rows = selectorItems(listed, this.board.model.get("run_groups")).flatMap((item) =>
+      item.run !== undefined
+        ? [runRow(item.run)]
+        : groupRows(this.board, item, { hidden, open: this.open, runRow, color: groupColor(item.group, item.members, colors), rerender: () => this.render() }),
+    );
     if (rows.length === 0) {
       rows.push(h("div", { class: "tbnb-empty", text: total ? "No run matches the filter" : "No runs yet" }));
     }

@@ -72,22 +72,30 @@ def minmax_downsample(x: np.ndarray, y: np.ndarray, width: int) -> np.ndarray:
     first and the last point. So at most ``2 * width + 2`` indices, plus up to three per bucket
     that holds non-finite values.
     """
+    return minmax_downsample_many(x, [y], width)
+
+
+def minmax_downsample_many(x: np.ndarray, ys: list[np.ndarray], width: int) -> np.ndarray:
+    """``minmax_downsample`` of several series over one x (a line and its band's edges): the
+    union of the indices each would keep, with the buckets computed once."""
     x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if x.shape != y.shape or x.ndim != 1:
-        raise ValueError(f"x and y must be 1-D of equal length, got {x.shape} and {y.shape}")
+    ys = [np.asarray(y, dtype=np.float64) for y in ys]
+    if x.ndim != 1 or any(y.shape != x.shape for y in ys):
+        raise ValueError(f"x and y must be 1-D of equal length, got {x.shape} and {[y.shape for y in ys]}")
     width = int(width)
     if width < 1:
         raise ValueError(f"width must be at least 1, got {width}")
-    n = y.size
+    n = x.size
     if n <= 2 * width:
         return np.arange(n, dtype=np.int64)
     buckets = _buckets(x, width)
-    finite = np.isfinite(y)
-    keep = [np.array([0, n - 1]), _finite_extremes(y, buckets, finite)]
-    if not finite.all():
-        for mask in (np.isnan(y), y == np.inf, y == -np.inf):
-            keep.append(_first_per_bucket(np.flatnonzero(mask), buckets))
+    keep = [np.array([0, n - 1])]
+    for y in ys:
+        finite = np.isfinite(y)
+        keep.append(_finite_extremes(y, buckets, finite))
+        if not finite.all():
+            for mask in (np.isnan(y), y == np.inf, y == -np.inf):
+                keep.append(_first_per_bucket(np.flatnonzero(mask), buckets))
     kept = np.sort(np.concatenate(keep)).astype(np.int64)
-    # (not np.unique: its plain form imports numpy.ma on first use, ~15 ms in a fresh kernel)
+    # (not np.unique: its plain form imports numpy.ma on first use, slow in a fresh kernel)
     return kept[np.concatenate(([True], kept[1:] != kept[:-1]))]

@@ -257,6 +257,26 @@ Kernel -> page
                                 ``mean`` (raw), ``start_relative``, ``end_relative``,
                                 ``start_wall``, ``end_wall`` float64 (NaN: no point in range).
                                 Remembered and pushed per tag, like ``series``
+
+Run groups (version 1 addition; scalar cards; dashboards/run_groups.py, reader/run_groups.py)
+--------------------------------------------------------------------------------------------
+``run_groups``       null | str | [str], default null: a regex with a named group ``group``
+                     (whole run names; same text = one group, unmatched runs alone), or hparam
+                     names (equal values = one group); null, "" or [] groups nothing
+``group_line``       "mean" | "median" | "min" | "max": each group's line
+``group_band``       "none" | "minmax" | "std" | "stderr" | "ci95": the band around it
+
+Page -> kernel
+  ``series`` and ``step_table`` take ``"groups": {"by": str | [str], "line": str, "band": str}``
+                                (the three traits) when grouping is on; absent: no groups
+Kernel -> page
+  ``series`` gains ``"groups": [{"group", "members": [str], "line", "band", "total", "sent",
+   "exact", "x", "y", "step", "n": int64 (members counted), "lower", "upper" (not for "none")}]``
+                                and ``series`` holds the runs alone. Statistics over every member
+                                point on the group's step grid, cut to ``range``, thinned keeping
+                                the extremes of the line and band edges.
+  ``step_table`` gains ``"groups": {group: [members]}``, a row per group (its line as one run's
+                                series), columns ``n``, ``lower``, ``upper``, ``spread`` (NaN for runs)
 Projector (version 1 addition; dashboards/projector.py, projector/)
 --------------------------------------------------------------------
 ``dashboard`` also takes "projector": one card filling the area (js layout.js ``fills``).

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..reader.group_frame import GroupSpec, groups_frame
 from ..reader.logdir import Logdir, ReloadResult
 from ..reader.problems import Problem
 from ..reader.series import ScalarSeries, TensorSeries
@@ -195,9 +196,14 @@ class MultiLogdir:
                 merged.problems += part.problems
         return merged
 
-    def to_pandas(self, kind: str = "scalars") -> pd.DataFrame:
-        """``Logdir.to_pandas`` of every logdir, run names as merged."""
+    def to_pandas(self, kind: str = "scalars", groups: GroupSpec = None) -> pd.DataFrame:
+        """``Logdir.to_pandas`` of every logdir, run names as merged (groups across logdirs)."""
         import pandas as pd
+
+        if groups:
+            if kind != "scalars":
+                raise ValueError(f"to_pandas(groups=...) aggregates scalars, not {kind!r}")
+            return groups_frame(self, groups)
 
         frames = []
         for name, lg in self.entries:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .discovery import find_runs
+from .group_frame import GroupSpec, groups_frame
 from .payloads import decode_payload, readable
 from .plugins.embeddings import Embeddings, embeddings
 from .plugins.graph import Graph, GraphError
@@ -273,12 +274,20 @@ class Logdir:
                 self._problems[Problem(str(directory), 0, f"projector config: {err}")] = None
             return None
 
-    def to_pandas(self, kind: str = "scalars") -> pd.DataFrame:
+    def to_pandas(self, kind: str = "scalars", groups: GroupSpec = None) -> pd.DataFrame:
         """Long format: run, tag, step, wall_time, value; ``kind`` names a plugin ("tensors": all).
 
-        For non-scalar kinds, ``value`` holds each step's array (blobs are read).
+        For non-scalar kinds, ``value`` holds each step's array (blobs are read). With
+        ``groups`` (a regex with a named group ``group``, or hparam names), the run groups'
+        scalar statistics instead: group, tag, step, mean, std, min, max, median, n
+        (``tbnb.reader.run_groups`` says how they are computed).
         """
         import pandas as pd
+
+        if groups:
+            if kind != "scalars":
+                raise ValueError(f"to_pandas(groups=...) aggregates scalars, not {kind!r}")
+            return groups_frame(self, groups)
 
         frames: list[pd.DataFrame] = []
         with self._lock:

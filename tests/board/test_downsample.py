@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tbnb.board.downsample import minmax_downsample
+from tbnb.board.downsample import minmax_downsample, minmax_downsample_many
 
 
 def _bucket_extremes(x: np.ndarray, y: np.ndarray, width: int) -> list[tuple[float, float]]:
@@ -89,3 +89,19 @@ def test_bad_arguments() -> None:
         minmax_downsample(np.arange(3.0), np.arange(4.0), 10)
     with pytest.raises(ValueError):
         minmax_downsample(np.arange(3.0), np.arange(3.0), 0)
+
+
+def test_many_series_keep_what_each_would_keep() -> None:
+    rng = np.random.default_rng(3)
+    x = np.sort(rng.uniform(0, 100, 5000))
+    line = rng.normal(size=5000)
+    lower, upper = line - rng.uniform(0, 1, 5000), line + rng.uniform(0, 1, 5000)
+    upper[1234] = np.nan
+    lower[4321] = -np.inf
+    union = set()
+    for y in (line, lower, upper):
+        union |= set(minmax_downsample(x, y, 50).tolist())
+    assert minmax_downsample_many(x, [line, lower, upper], 50).tolist() == sorted(union)
+    assert minmax_downsample_many(x[:80], [line[:80]], 50).tolist() == list(range(80))
+    with pytest.raises(ValueError):
+        minmax_downsample_many(x, [line[:10]], 50)

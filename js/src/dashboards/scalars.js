@@ -13,6 +13,7 @@ import { PlotFit } from "../plot_fit.js";
 import { countPoints, fromMessage, maxX } from "../series.js";
 import { smooth } from "../smoothing.js";
 import { relativeUnit } from "../xaxis.js";
+import { GROUP_TRAITS, appendGroups, groupColor, groupFields, groupMap, groupNote, groupTraces } from "../run_groups.js";
 import { hoverTemplate, sameRange, scalarLayout, scalarTraces, yRange, zoomFromRelayout } from "./scalars_plot.js";
 import { STEP_TRAITS, StepView } from "./step_view.js";
 
@@ -32,6 +33,8 @@ export class ScalarCard extends Card {
     this.unit = null; // relative-time unit, chosen from the overview
     this.zoom = this.board.zoomOf(this.tag); // {x: [x0, x1] | null, y: [y0, y1] | null} in data units, or null
     this.zoomData = null; // Map run -> series: the exact points of zoom.x
+    this.groups = null; // Map group -> series (run_groups.js), as `full`; zoomGroups as zoomData
+    this.zoomGroups = null;
     this.logY = this.board.settings.logY;
     this.smoothedTraces = []; // trace index of each run's smoothed line
     this.shown = []; // [{run, x (protocol units), y}] as drawn
@@ -106,6 +109,7 @@ export class ScalarCard extends Card {
       const points = info ? runs.reduce((sum, run) => sum + (Number(info.points[run]) || 0), 0) : 0;
       text = `${formatCount(points)} points`;
     }
+    text += groupNote(this.groups);
     if (runs.length === 0) text = "no run selected has this tag";
     else if (this.loading) text += " · loading…";
     this.sub.textContent = text;
@@ -147,7 +151,7 @@ export class ScalarCard extends Card {
   requestSeries(range, onReply) {
     const runs = this.runs();
     const width = Math.max(100, Math.round(this.plot.clientWidth || this.board.settings.cardWidth));
-    const content = { type: "series", tag: this.tag, runs, x_axis: this.board.settings.xAxis, range, width };
+    const content = { type: "series", tag: this.tag, runs, x_axis: this.board.settings.xAxis, range, width, ...groupFields(this.board.model) };
     this.request(
       range ? "zoom" : "full",
       content,
@@ -179,6 +183,7 @@ export class ScalarCard extends Card {
     this.updateSub();
     this.requestSeries(null, (msg, asked) => {
       this.full = seriesMap(msg);
+      this.groups = groupMap(msg);
       this.fullRuns = new Set(asked);
       this.unit = relativeUnit(maxX(this.full));
       this.loading = Boolean(this.zoom && this.zoom.x && !this.zoomData);
@@ -195,6 +200,7 @@ export class ScalarCard extends Card {
     this.requestSeries(range.slice(), (msg) => {
       if (!this.zoom || !sameRange(this.zoom.x, range)) return;
       this.zoomData = seriesMap(msg);
+      this.zoomGroups = groupMap(msg);
       this.loading = false;
       this.draw();
     });
@@ -207,12 +213,15 @@ export class ScalarCard extends Card {
     this.askedRuns = new Set();
     this.zoom = null;
     this.zoomData = null;
+    this.groups = null;
+    this.zoomGroups = null;
     this.invalidate();
     this.updateSub();
   }
 
   /** The selected runs changed: draw the runs held, fetch the ones missing. */
   runsChanged() {
+    if (this.groups && this.groups.size) this.dirty = true; // a group's statistics are of its shown members
     this.updateSub();
     this.needsDraw = true;
     this.ensure();
@@ -221,7 +230,8 @@ export class ScalarCard extends Card {
 
   /** A step selection or tooltip trait changed (the kind's redrawOn). */
   settingChanged(name) {
-    if (name.startsWith("tooltip_")) this.redraw();
+    if (GROUP_TRAITS.includes(name)) this.invalidate(); // asks again for lines and table
+    else if (name.startsWith("tooltip_")) this.redraw();
     else if (!this.dirty) this.steps.refresh(); // else fetch() asks
   }
 
@@ -231,6 +241,7 @@ export class ScalarCard extends Card {
     this.zoom = zoom;
     if (!sameRange(before && before.x, zoom && zoom.x)) {
       this.zoomData = null;
+      this.zoomGroups = null;
       if (zoom && zoom.x && this.full) this.fetchZoom();
     }
     this.updateSub();
@@ -289,7 +300,7 @@ export class ScalarCard extends Card {
 
   /** What draw() plots: scalars_plot.js's scalarTraces (a card drawing other lines overrides it). */
   traces(smoothing, xAxis) {
-    return scalarTraces({
+    const drawn = scalarTraces({
       runs: this.runs(),
       full: this.full,
       zoom: this.zoom,
@@ -299,6 +310,28 @@ export class ScalarCard extends Card {
       unit: this.unit,
       colorOf: (run) => this.board.colorOf(run),
     });
+    if (!this.groups || !this.groups.size) return drawn;
+    const line = this.board.model.get("group_line") || "mean";
+    const colorOf = (name) => this.lineColor(name);
+    return appendGroups(drawn, groupTraces({ groups: this.groups, zoom: this.zoom, zoomGroups: this.zoomGroups, smoothing, xAxis, unit: this.unit, colorOf, line }));
+  }
+
+  /** Every drawn line's overview series: the runs', then the groups' (the step view reads them). */
+  overviews() {
+    const runs = this.full ? this.runs().map((run) => this.full.get(run)).filter(Boolean) : [];
+    return [...runs, ...(this.groups ? this.groups.values() : [])];
+  }
+
+  /** The overview series of one drawn line, a run's or a group's, or null. */
+  overviewOf(name) {
+    return (this.full && this.full.get(name)) || (this.groups && this.groups.get(name)) || null;
+  }
+
+  /** The colour of a drawn line: a run's, or a group's (run_groups.js groupColor). */
+  lineColor(name) {
+    const s = this.groups && this.groups.get(name);
+    if (!s) return this.board.colorOf(name);
+    return groupColor(name, s.members, { runColors: this.board.trait("run_colors"), colorOf: (run) => this.board.colorOf(run) });
   }
 
   /** The weight changed: off screen, redraw when scrolled into view. */
@@ -325,6 +358,12 @@ export class ScalarCard extends Card {
       return;
     }
     const { smoothing } = this.board.settings;
+    if (this.groups && this.groups.size) {
+      // Bands are smoothed too: a full redraw (and the table's smoothed values follow).
+      this.draw();
+      if (this.steps.reply && this.steps.reply.smoothing !== smoothing) this.steps.refresh();
+      return;
+    }
     this.smoothedWith = smoothing;
     // Plain arrays: plotly walks a frame's objects key by key, and a typed array's keys are
     // its indices; an Array it passes over.
@@ -399,6 +438,6 @@ export const dashboard = {
   id: "scalars",
   label: "Scalars",
   cards: {
-    scalars: { Card: ScalarCard, plugin: "scalars", noun: "scalar", perRun: false, redrawOn: STEP_TRAITS },
+    scalars: { Card: ScalarCard, plugin: "scalars", noun: "scalar", perRun: false, redrawOn: [...STEP_TRAITS, ...GROUP_TRAITS] },
   },
 };

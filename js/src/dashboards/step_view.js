@@ -5,6 +5,7 @@
 // "step_table" reply (exact, full resolution); step_table.js holds the pure rules.
 
 import { h } from "../dom.js";
+import { groupCell, groupFields } from "../run_groups.js";
 import { addStepStyle } from "../step_style.js";
 import { fromDisplayValue, toDisplayValue } from "../xaxis.js";
 import {
@@ -96,7 +97,7 @@ export class StepView {
     }
     const { step, range } = cardSelection(this.traits, this.card.tag);
     const ranged = this.ranged();
-    const content = { type: "step_table", tag: this.card.tag, runs, step: ranged ? null : step, range: ranged ? range : null, ranged, smoothing: this.board.settings.smoothing };
+    const content = { type: "step_table", tag: this.card.tag, runs, step: ranged ? null : step, range: ranged ? range : null, ranged, smoothing: this.board.settings.smoothing, ...groupFields(this.board.model) };
     this.card.request("steps", content, (msg) => {
       this.reply = msg;
       this.render();
@@ -119,7 +120,8 @@ export class StepView {
     const state = tableState(this.board);
     const chosen = state.columns[mode];
     const columns = columnsFor(mode).filter((c) => chosen.has(c.key));
-    const shown = new Set(this.card.runs()); // hidden runs are absent
+    const groups = msg.groups || {}; // group -> members (run_groups.js)
+    const shown = new Set([...this.card.runs(), ...Object.keys(groups)]); // hidden runs are absent
     let rows = tableRows(msg.columns).filter((row) => shown.has(row.run));
     rows = sortRows(rows, state.sort.key, state.sort.order);
     const header = (key, label) => {
@@ -141,9 +143,9 @@ export class StepView {
       h(
         "tr",
         { dataset: { run: row.run } },
-        h("td", { class: "tbnb-swatch-cell" }, h("span", { class: "tbnb-dot", style: { background: this.board.colorOf(row.run) } })),
-        h("td", { class: "tbnb-run-cell", text: row.run, title: row.run }),
-        columns.map((c) => h("td", { text: formatCell(c.key, row[c.key]), dataset: { key: c.key } })),
+        h("td", { class: "tbnb-swatch-cell" }, h("span", { class: "tbnb-dot", style: { background: this.colorOf(row.run) } })),
+        h("td", { class: "tbnb-run-cell", text: row.run, title: groups[row.run] ? `${row.run}: ${groups[row.run].join(", ")}` : row.run }),
+        columns.map((c) => h("td", { text: (groups[row.run] && groupCell(row, c.key, formatValue)) || formatCell(c.key, row[c.key]), dataset: { key: c.key } })),
       ),
     );
     const picker = h(
@@ -161,6 +163,11 @@ export class StepView {
     const empty = rows.length ? null : h("div", { class: "tbnb-empty-table", text: "No run selected has this tag" });
     const table = h("table", { class: "tbnb-data-table" }, h("thead", {}, head), h("tbody", {}, body));
     this.table.replaceChildren(...[h("div", { class: "tbnb-table-head" }, picker), table, empty].filter(Boolean));
+  }
+
+  /** A row's colour: a run's, or its group's when the card draws groups. */
+  colorOf(name) {
+    return this.card.lineColor ? this.card.lineColor(name) : this.board.colorOf(name);
   }
 
   sortBy(key) {
@@ -218,7 +225,7 @@ export class StepView {
     const suffix = xAxis === "relative" ? "relative" : "wall";
     const key = this.reply.mode === "range" ? `${which === 0 ? "start" : "end"}_${suffix}` : suffix;
     if (!this.dragging) return Number(cols[key][0]);
-    const overview = this.card.full && this.card.full.get(cols.run[0]);
+    const overview = this.card.overviewOf(cols.run[0]);
     if (!overview) return null;
     let best = null;
     for (let i = 0; i < overview.step.length; i++) {
@@ -264,10 +271,7 @@ export class StepView {
   /** The card's steps (from the drawn series) that arrow keys move through. */
   cardSteps() {
     const steps = [];
-    if (this.card.full) for (const run of this.card.runs()) {
-      const s = this.card.full.get(run);
-      if (s) for (const v of s.step) steps.push(Number(v));
-    }
+    for (const s of this.card.overviews()) for (const v of s.step) steps.push(Number(v));
     return steps;
   }
 
@@ -322,8 +326,7 @@ export class StepView {
     const p = Math.min(Math.max(event.clientX - box.left - xa._offset, 0), xa._length);
     const { xAxis } = this.board.settings;
     const x = fromDisplayValue(xa.p2d(p), xAxis, this.card.unit);
-    const series = this.card.runs().map((run) => this.card.full && this.card.full.get(run)).filter(Boolean);
-    return stepAtX(x, xAxis, series);
+    return stepAtX(x, xAxis, this.card.overviews());
   }
 
   /** A marker let go at `step`: the traits that say so (the board's, or the card's own). */
@@ -366,7 +369,7 @@ export class StepView {
     const shown = tooltipRows(rows, t.tooltip_sort, Number(t.tooltip_rows) || 0, cursorY);
     this.tip.replaceChildren(
       ...shown.map((row) =>
-        h("div", { class: "tbnb-tip-row" }, h("span", { class: "tbnb-dot", style: { background: this.board.colorOf(row.run) } }), h("span", { text: row.run }), h("b", { text: formatValue(row.y) }), row.step !== null ? h("span", { text: `step ${Number(row.step).toLocaleString("en-US")}` }) : null),
+        h("div", { class: "tbnb-tip-row" }, h("span", { class: "tbnb-dot", style: { background: this.colorOf(row.run) } }), h("span", { text: row.run }), h("b", { text: formatValue(row.y) }), row.step !== null ? h("span", { text: `step ${Number(row.step).toLocaleString("en-US")}` }) : null),
       ),
     );
     if (shown.length < rows.length) this.tip.append(h("div", { class: "tbnb-tip-more", text: `${rows.length - shown.length} more` }));

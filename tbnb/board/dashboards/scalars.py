@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import traitlets
 from traitlets import Bool, Dict, Enum, Int, List, TraitError, validate
 
 from ...reader.series import ScalarSeries
@@ -27,6 +26,7 @@ from ..protocol import X_AXES
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
 from .common import shown_runs, x_values
+from .run_groups import GroupTraits, group_entries, group_table, parse_grouping, split_runs
 from .step_table import compute, parse_request, reply, to_frame
 
 #: Widest card the kernel downsamples for; a larger ``width`` is clamped (bounds reply size).
@@ -153,9 +153,14 @@ def answer_series(source: MultiLogdir, content: dict[str, Any], settings: Settin
     request_id, tag, runs = req.integer("id"), req.string("tag"), req.strings("runs")
     axis = req.choice("x_axis", X_AXES, default=settings.x_axis)
     bounds, width = req.bounds("range"), req.width("width")
-    entries = series_entries(source, tag, runs, axis, bounds, width)
-    return encode({"type": "series", "id": request_id, "tag": tag, "x_axis": axis,
-                   "range": content.get("range"), "series": entries})
+    grouping = parse_grouping(content)
+    alone, groups = split_runs(source, scalar_runs(source, tag, runs) if grouping else runs, grouping)
+    entries = series_entries(source, tag, alone, axis, bounds, width)
+    reply = {"type": "series", "id": request_id, "tag": tag, "x_axis": axis, "range": content.get("range"),
+             "series": entries}
+    if grouping is not None:
+        reply["groups"] = group_entries(source, tag, groups, grouping, axis, bounds, width)
+    return encode(reply)
 
 
 def answer_download(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
@@ -176,8 +181,14 @@ def push_key(content: Mapping[str, Any]) -> tuple[Any, ...]:
 def answer_step_table(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
     """``step_table``: the data table under one card (protocol.py, dashboards/step_table.py)."""
     req = parse_request(content)
-    runs = scalar_runs(source, req["tag"], req["runs"])
-    return reply(req, compute(source, req["tag"], runs, req["step"], req["range"], req["smoothing"], req["ranged"]))
+    grouping = parse_grouping(content)
+    alone, groups = split_runs(source, scalar_runs(source, req["tag"], req["runs"]), grouping)
+    if grouping is None:
+        return reply(req, compute(source, req["tag"], alone, req["step"], req["range"], req["smoothing"], req["ranged"]))
+    result = group_table(source, req["tag"], alone, groups, grouping, req["step"], req["range"], req["smoothing"],
+                         req["ranged"])
+    message, buffers = reply(req, result)
+    return {**message, "groups": result["groups"]}, buffers
 
 
 def table_key(content: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -193,7 +204,7 @@ PUSHED: dict[str, PushKey] = {"series": push_key, "step_table": table_key}
 TOOLTIP_SORTS = ("default", "ascending", "descending", "nearest")
 
 
-class Traits(traitlets.HasTraits):
+class Traits(GroupTraits):
     """Step selection, range selection and tooltips: TensorBoard's scalar settings, synced.
 
     ``selected_step`` None puts each card's marker at its largest step (TensorBoard's start);
@@ -246,10 +257,16 @@ class Traits(traitlets.HasTraits):
         run, start_step, end_step, start, end, change, percent_change, raw_change, min, max,
         mean, step_at_min, step_at_max, points (and the start/end points' times). Exact values
         from the full series; the closest-point rule and the columns' meanings are in
-        ``tbnb.board.dashboards.step_table``. ValueError for a tag that is not a scalar tag.
+        ``tbnb.board.dashboards.step_table``. With ``run_groups`` on, a row per group (its
+        line as one run's series) with n, lower, upper and spread (``dashboards.run_groups``).
+        ValueError for a tag that is not a scalar tag.
         """
         source: Any = self.logdir
         runs = scalar_runs(source, tag, shown_runs(source.runs(), self.runs, self.hidden_runs))
         step, bounds = self.card_selection(tag)
-        result = compute(source, tag, runs, step, bounds, float(self.smoothing), self.range_selection)
+        grouping = self.grouping()
+        alone, groups = split_runs(source, runs, grouping)
+        weight, ranged = float(self.smoothing), self.range_selection
+        result = (compute(source, tag, alone, step, bounds, weight, ranged) if grouping is None
+                  else group_table(source, tag, alone, groups, grouping, step, bounds, weight, ranged))
         return to_frame(result["table"])
