@@ -17,7 +17,9 @@ export class OrbitCamera {
       this.target[1] + this.distance * Math.sin(this.phi),
       this.target[2] + this.distance * Math.cos(this.phi) * Math.cos(this.theta),
     ];
-    return multiply(perspective(0.8, aspect, 0.01, 100), lookAt(eye, this.target, [0, 1, 0]));
+    // the field of view spans the shorter side, so a tall view does not cut the cloud's sides
+    const fovy = aspect < 1 ? 2 * Math.atan(Math.tan(0.4) / aspect) : 0.8;
+    return multiply(perspective(fovy, aspect, 0.01, 100), lookAt(eye, this.target, [0, 1, 0]));
   }
 
   /** A drag of (dx, dy) CSS pixels. */
@@ -39,16 +41,16 @@ export class OrbitCamera {
 }
 
 export class FlatCamera {
-  /** @param height a function giving the view's height in CSS pixels (to pan by whole pixels). */
-  constructor(height = () => 500) {
-    this.height = height;
+  /** @param size a function giving the view's [width, height] in CSS pixels (to pan by whole pixels). */
+  constructor(size = () => [500, 500]) {
+    this.size = size;
     this.centre = [0, 0];
-    this.half = 1.1; // half the visible height, in the positions' units (they lie within [-1, 1])
+    this.half = 1.1; // half the shorter side's extent, in the positions' units (they lie within [-1, 1])
   }
 
   matrix(aspect) {
-    const sx = 1 / (this.half * aspect);
-    const sy = 1 / this.half;
+    const sx = aspect >= 1 ? 1 / (this.half * aspect) : 1 / this.half;
+    const sy = sx * aspect;
     return new Float32Array([sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, 1, 0, -this.centre[0] * sx, -this.centre[1] * sy, 0, 1]);
   }
 
@@ -57,7 +59,7 @@ export class FlatCamera {
   }
 
   pan(dx, dy) {
-    const unit = (2 * this.half) / Math.max(1, this.height());
+    const unit = (2 * this.half) / Math.max(1, Math.min(...this.size()));
     this.centre = [this.centre[0] - dx * unit, this.centre[1] + dy * unit];
   }
 

@@ -14,8 +14,15 @@ export function loadSprite(view) {
   const info = view.meta && view.meta.sprite;
   if (!info || !view.cloud) return;
   const { run, name } = view.target;
+  const show = (image) => {
+    try {
+      view.cloud.setSprite(image, info.single_image_dim);
+    } catch (error) {
+      view.setStatus(`${view.status} (the sprites cannot be drawn: ${error.message})`);
+    }
+  };
   if (view.sprite && view.sprite.run === run && view.sprite.name === name) {
-    if (view.sprite.image) view.cloud.setSprite(view.sprite.image, info.single_image_dim);
+    if (view.sprite.image) show(view.sprite.image);
     return;
   }
   view.sprite = { run, name, image: null };
@@ -29,7 +36,7 @@ export function loadSprite(view) {
       view.setStatus(`${view.status} (the sprite image could not be decoded)`);
       return;
     }
-    if (view.sprite === mine && view.cloud) view.cloud.setSprite(mine.image, info.single_image_dim);
+    if (view.sprite === mine && view.cloud) show(mine.image);
   });
 }
 

@@ -46,12 +46,14 @@ uniform float uCols;
 uniform vec2 uCell;
 varying float vAlpha;
 varying vec2 vOrigin;
+varying vec2 vCell;
 void main() {
   gl_Position = uMatrix * vec4(aPos, 1.0);
   gl_PointSize = uSize;
   vAlpha = uDim;
   float row = floor((aIndex + 0.5) / uCols);
   vOrigin = vec2(aIndex - row * uCols, row) * uCell;
+  vCell = uCell;
 }`;
 
 const FRAGMENT = `
@@ -72,13 +74,13 @@ const SPRITE_FRAGMENT = `
 precision mediump float;
 varying float vAlpha;
 varying vec2 vOrigin;
+varying vec2 vCell;
 uniform float uRing;
-uniform vec2 uCell;
 uniform sampler2D uAtlas;
 void main() {
   vec2 d = abs(gl_PointCoord - vec2(0.5));
   if (uRing > 0.5 && max(d.x, d.y) > 0.44) { gl_FragColor = vec4(0.96, 0.49, 0.0, 1.0); return; }
-  vec4 texel = texture2D(uAtlas, vOrigin + gl_PointCoord * uCell);
+  vec4 texel = texture2D(uAtlas, vOrigin + gl_PointCoord * vCell);
   gl_FragColor = vec4(texel.rgb, texel.a * vAlpha);
 }`;
 
@@ -142,7 +144,7 @@ export class PointCloud {
     this.flat = flat;
     this.n = 0;
     this.selected = 0;
-    this.camera = flat ? new FlatCamera(() => canvas.clientHeight) : new OrbitCamera();
+    this.camera = flat ? new FlatCamera(() => [canvas.clientWidth, canvas.clientHeight]) : new OrbitCamera();
     this.frame = null;
     this.settle = null;
     this.moving = false;
@@ -334,6 +336,11 @@ export class PointCloud {
     const [w, h] = this.viewSize();
     const p = this.positions;
     return indices.map((i) => toScreen(m, p[3 * i], p[3 * i + 1], p[3 * i + 2], w, h));
+  }
+
+  /** How far right of its point a label starts, in CSS pixels: past the sprite when drawn. */
+  labelOffset() {
+    return this.sprite ? this.pointSize() / (2 * (globalThis.devicePixelRatio || 1)) : 0;
   }
 
   cameraMoved() {

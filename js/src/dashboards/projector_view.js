@@ -344,7 +344,7 @@ export class ProjectorView {
     const xy = this.cloud.project(local.map((k) => Math.max(0, k)));
     this.labelLayer.replaceChildren(...sel.map((row, j) => {
       if (local[j] < 0 || !xy[j]) return null;
-      return h("div", { class: "tbnb-pj-label", text: this.label(row), style: { left: `${xy[j][0]}px`, top: `${xy[j][1]}px` } });
+      return h("div", { class: "tbnb-pj-label", text: this.label(row), style: { left: `${xy[j][0] + this.cloud.labelOffset()}px`, top: `${xy[j][1]}px` } });
     }).filter(Boolean));
   }
 

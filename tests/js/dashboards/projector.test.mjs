@@ -58,7 +58,7 @@ test("the camera maps its target to the centre of the screen", () => {
 });
 
 test("the flat (2D) camera keeps equal scales, pans by pixels and zooms about its centre", () => {
-  const cam = new FlatCamera(() => 400);
+  const cam = new FlatCamera(() => [800, 400]);
   let m = cam.matrix(2);
   // equal scales: a unit step in x and in y cover the same number of pixels on an 800 x 400 view
   const [cx, cy] = toScreen(m, 0, 0, 0, 800, 400);
@@ -77,6 +77,11 @@ test("the flat (2D) camera keeps equal scales, pans by pixels and zooms about it
   const [a] = toScreen(m, 0, 0, 0, 800, 400);
   const [b] = toScreen(m, 0.5, 0, 0, 800, 400);
   assert.ok(Math.abs((b - a) - 2 * before) < 1e-3);
+  // a tall view: the shorter side (the width) spans the same extent as the height did above
+  const tall = new FlatCamera(() => [400, 800]);
+  const [l] = toScreen(tall.matrix(0.5), -1, 0, 0, 400, 800);
+  const [r] = toScreen(tall.matrix(0.5), 1, 0, 0, 400, 800);
+  assert.ok(l > 0 && r < 400 && Math.abs((r - l) - 400 / 1.1) < 1e-3);
 });
 
 test("a moving camera draws a regular sample of a large cloud, every point at rest", () => {
