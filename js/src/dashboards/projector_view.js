@@ -1,10 +1,10 @@
 // The projector's view, loaded on demand (projector.js asks the kernel for this module, built
-// apart from the bundle, the first time a projector card is shown). It asks the kernel
-// for the embeddings (projector_index), the chosen one's metadata (projector_metadata) and a
-// layout (projector_points: float32 positions; t-SNE/UMAP answer "running" with progress until
-// done, asked again every POLL_MS). 2D and 3D are our WebGL point cloud (projector_gl.js; 2D with
-// a flat camera), sprites drawn as the points' images when the embedding has them; without WebGL,
-// plotly's scattergl draws 2D (and 3D as its first two coordinates, with a message saying so). Selection lives in the
+// apart from the bundle, the first time a projector card is shown). It asks the kernel for the
+// embeddings (projector_index), the chosen one's metadata (projector_metadata) and a layout
+// (projector_points: float32 positions; t-SNE/UMAP answer "running" with progress until done,
+// asked again every POLL_MS). 2D and 3D are our WebGL point cloud (projector_gl.js; 2D with a
+// flat camera), sprites drawn as the points' images; without WebGL, plotly's scattergl draws 2D
+// (3D as its first two coordinates, with a message saying so). Selection lives in the
 // `projector_selection` trait: clicks and lassos write it, the kernel's search writes it.
 
 import { h } from "../dom.js";
@@ -12,7 +12,8 @@ import { formatCount } from "../format.js";
 import { pointColors, pointLabel } from "./projector_colors.js";
 import { LABELLED, draw2d, listenLasso, loadSprite } from "./projector_draw.js";
 import { normalizePositions } from "./projector_camera.js";
-import { PointCloud, webglContext } from "./projector_gl.js";
+import { PointCloud } from "./projector_gl.js";
+import { webglContext } from "./projector_shaders.js";
 import { bookmarkList, ensureStyle, legend, neighborList, selectionTable, toolbar } from "./projector_panel.js";
 
 const POLL_MS = 400;
@@ -259,7 +260,7 @@ export class ProjectorView {
     }
     if (!this.cloud) {
       if (!this.board.plotly) return false;
-      this.draw2d(warning);
+      draw2d(this, warning);
     } else this.updateCloud();
     this.dirtyView = false;
     this.renderSide();
@@ -358,11 +359,7 @@ export class ProjectorView {
     Object.assign(this.tip.style, { display: "block", left: `${e.clientX - rect.left + 10}px`, top: `${e.clientY - rect.top + 10}px` });
   }
 
-  // ------------------------------------------------------------------------------------- 2D
-
-  draw2d(warning) {
-    draw2d(this, warning);
-  }
+  // ------------------------------------------------------------------------------------- size
 
   resized() {
     if (this.view === "plotly" && this.board.plotly && this.plot2d) this.board.plotly.Plots.resize(this.plot2d);

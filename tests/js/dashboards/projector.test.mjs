@@ -4,7 +4,8 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { CATEGORY, MAX_CATEGORIES, gradientAt, insidePolygon, nearestPoint, pointColors, pointLabel, pointsInPolygon } from "../../../js/src/dashboards/projector_colors.js";
 import { FlatCamera, lookAt, multiply, normalizePositions, perspective, toScreen } from "../../../js/src/dashboards/projector_camera.js";
-import { MOTION_POINTS, rgba, sampleStride } from "../../../js/src/dashboards/projector_gl.js";
+import { MOTION_POINTS, sampleStride } from "../../../js/src/dashboards/projector_gl.js";
+import { rgba } from "../../../js/src/dashboards/projector_shaders.js";
 import { applyBookmark } from "../../../js/src/dashboards/projector_panel.js";
 import { emptyMessage, layoutItems } from "../../../js/src/layout.js";
 
