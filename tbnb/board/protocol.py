@@ -284,7 +284,8 @@ Projector (version 1 addition; dashboards/projector.py, projector/)
                          logdir itself, a named logdir's root is its name)
 ``projector_embedding``  tensor name (e.g. torch's "feats:00000"); "" = the run's first
 ``projector_method``     "pca" (default) | "tsne" | "umap" | "custom"
-``projector_dims``       2 | 3 (default 3; 2D is plotly scattergl, 3D the page's WebGL renderer)
+``projector_dims``       2 | 3 (default 3; both drawn by the page's WebGL renderer, plotly scattergl
+                         for 2D without WebGL)
 ``projector_params``     the method's parameters, defaults filled in by the kernel (service.py):
                          pca {components: [int 0..9] * dims | null, spherize: bool | null (null:
                          on when D >= 50, TensorBoard's rule)}; tsne {perplexity 2..100,
@@ -310,6 +311,8 @@ Page -> kernel
   {"type": "projector_neighbors", "id", "run", "embedding", "index": int, "k": int,
    "metric": "cosine" | "euclidean"}
   {"type": "projector_stop", "id", "run", "embedding", "method", "dims", "params"}
+  {"type": "projector_sprite", "id", "run", "embedding"}
+                                the sprite atlas, asked once per embedding that has one
 Kernel -> page
   {"type": "projector_code", "id", "size"} + buffers [script bytes]
   {"type": "projector_index", "id", "runs": [{"run", "embeddings": [{"name", "source"}],
@@ -319,7 +322,11 @@ Kernel -> page
              | {"name", "kind": "category", "values": [str], "codes": int64[N] (-1 missing),
                 "categorical": bool (<= 50 values)}],
    "label_column": str | null, "sprite": {"width", "height", "single_image_dim"} | null,
-   "problems": [str]}           e.g. a metadata file with the wrong row count: no columns, the
+   "bookmarks": [{"label", "method": str | null, "dims": 2 | 3 | null, "params": {},
+                  "selection": [int] | null, "color_by": str | null, "label_by": str | null}],
+   "problems": [str]}           bookmarks: TensorBoard's saved States (projector/bookmarks.py);
+                                null: the bookmark does not say; the page applies one by setting
+                                the traits it names           e.g. a metadata file with the wrong row count: no columns, the
                                 embedding still shows
   {"type": "projector_points", "id", "run", "embedding", "method", "dims",
    "state": "done" | "running" | "stopped" | "error", "progress": [done, total], "message": str,
@@ -329,6 +336,9 @@ Kernel -> page
   {"type": "projector_neighbors", "id", "index", "metric", "indices": int64[k],
    "distances": float64[k]}     exact, in the original space, nearest first
   {"type": "projector_stop", "id", "stopped": 0 | 1}
+  {"type": "projector_sprite", "id", "width", "height", "single_image_dim": [w, h], "size"}
+   + buffers [the PNG/JPEG file's bytes]  thumbnails row-major (TensorBoard's layout); an error
+                                reply when over max_blob_bytes
 Graphs (version 1 addition; traits first)
 -----------------------------------------
 ``dashboard`` also takes "graphs": the graph explorer, one card filling the area.

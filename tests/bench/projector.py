@@ -6,8 +6,12 @@ cosine neighbours of one row in it; PCA of 1,000,000 x 64 to 2; t-SNE of 10,000 
 the browser), skipped with ``--quick``.
 Page (Debian's headless Chromium, --disable-gpu: WebGL is SwiftShader, software on the CPU; a
 bare page, not JupyterLab: the renderer and plotly alone, fed the kernel's float32 positions):
-first 3D draw of the 100,000 PCA points [<= 2 s]; a camera move redrawn [<= 100 ms]; the
-1,000,000-point 2D PCA drawn by plotly's scattergl [kernel PCA + draw <= 5 s].
+first 3D draw of the 100,000 PCA points [<= 2 s]; a camera move redrawn [<= 100 ms]: the frame
+drawn while the camera moves (a regular sample of the rows past projector_gl.js MOTION_POINTS)
+and, reported beside it, the full frame drawn once the camera rests; the 1,000,000-point 2D PCA
+drawn by our renderer with its flat camera, colours and labels included [kernel PCA + draw <= 5 s],
+and by plotly's scattergl as a peer (once). The comm's transfer of the positions is not counted
+(a bare page); their encoding in the kernel (tbnb.board.codec) is.
 Medians of ``--repeat`` (default 3). Screenshots: tests/artifacts/bench-projector-*.png.
 """
 
@@ -47,6 +51,9 @@ def kernel(repeat: int, quick: bool) -> tuple[dict[str, float], np.ndarray, np.n
     big = rng.normal(size=(1_000_000, 64)).astype(np.float32)
     figures["pca_1m_64_s"] = median_time(lambda: pca(big, 2), repeat)
     pos2 = pca(big, 2).coords
+    from tbnb.board.codec import encode
+
+    figures["encode_1m_2_s"] = median_time(lambda: encode({"positions": pos2}), repeat)
     del big
     if not quick:
         from tbnb.board.projector.nonlinear import tsne
@@ -63,7 +70,7 @@ async ([b64, n, repeat]) => {
   const pos = new Float32Array(bytes.buffer);
   const { PointCloud, webglContext, normalizePositions } = globalThis.__tbnb_projector_view__;
   const area = document.getElementById('area');
-  const out = { first: [], move: [] };
+  const out = { first: [], move: [], rest: [] };
   for (let r = 0; r < repeat; r++) {
     area.replaceChildren();
     const canvas = document.createElement('canvas');
@@ -84,10 +91,44 @@ async ([b64, n, repeat]) => {
       cloud.draw();
       gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
       out.move.push(performance.now() - t1);
+      const t2 = performance.now();
+      cloud.rest();
+      cloud.draw();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+      out.rest.push(performance.now() - t2);
     }
     if (r < repeat - 1) cloud.destroy();
   }
   return out;
+}
+"""
+
+FLAT_JS = """
+async ([b64, n, repeat]) => {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const pos = new Float32Array(bytes.buffer);
+  const { PointCloud, webglContext, normalizePositions, pointColors, pointLabel } = globalThis.__tbnb_projector_view__;
+  const area = document.getElementById('area');
+  const times = [];
+  for (let r = 0; r < repeat; r++) {
+    area.replaceChildren();
+    const canvas = document.createElement('canvas');
+    canvas.style.width = '100%'; canvas.style.height = '100%';
+    area.append(canvas);
+    const t0 = performance.now();
+    const gl = webglContext(canvas);
+    if (!gl) return { error: 'no WebGL' };
+    const cloud = new PointCloud(canvas, gl, {}, { flat: true });
+    const colors = pointColors(n, null).rgb;
+    const label = pointLabel(null);
+    label(n - 1);
+    cloud.setPoints(normalizePositions(pos, n, 2), colors);
+    cloud.draw();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    times.push(performance.now() - t0);
+    if (r < repeat - 1) cloud.destroy();
+  }
+  return times;
 }
 """
 
@@ -132,15 +173,20 @@ def page_figures(pos3: np.ndarray, pos2: np.ndarray, repeat: int) -> dict[str, f
             gl = page.evaluate(PAGE_JS, [base64.b64encode(pos3.astype("<f4").tobytes()).decode(), len(pos3), repeat])
             page.screenshot(path=str(ARTIFACTS / "bench-projector-3d.png"))
             page.add_script_tag(content=plotly_js()[0].decode("utf-8"))
-            scatter = page.evaluate(PLOTLY_JS, [base64.b64encode(pos2.astype("<f4").tobytes()).decode(), len(pos2), repeat])
+            b64 = base64.b64encode(pos2.astype("<f4").tobytes()).decode()
+            flat = page.evaluate(FLAT_JS, [b64, len(pos2), repeat])
             page.screenshot(path=str(ARTIFACTS / "bench-projector-2d-1m.png"))
+            scatter = page.evaluate(PLOTLY_JS, [b64, len(pos2), 1])
+            page.screenshot(path=str(ARTIFACTS / "bench-projector-2d-1m-plotly.png"))
         finally:
             browser.close()
     if "error" in gl:
         return {"webgl": f"unavailable ({renderer})"}
     return {"webgl": str(renderer), "first_3d_draw_s": statistics.median(gl["first"]) / 1000,
             "camera_move_s": statistics.median(gl["move"]) / 1000,
-            "scattergl_1m_draw_s": statistics.median(scatter) / 1000}
+            "camera_rest_full_s": statistics.median(gl["rest"]) / 1000,
+            "webgl_2d_1m_draw_s": statistics.median(flat) / 1000,
+            "peer_scattergl_1m_draw_s": statistics.median(scatter) / 1000}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,9 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, target in checks:
         if name in figures:
             print(f"{'PASS' if figures[name] <= target else 'FAIL'} {name} <= {target}")
-    if "scattergl_1m_draw_s" in figures:
-        total = figures["pca_1m_64_s"] + figures["scattergl_1m_draw_s"]
-        print(f"{'PASS' if total <= 5 else 'FAIL'} 1M x 64 2D PCA + draw = {total:.2f} s <= 5")
+    if "webgl_2d_1m_draw_s" in figures:
+        total = figures["pca_1m_64_s"] + figures["encode_1m_2_s"] + figures["webgl_2d_1m_draw_s"]
+        print(f"{'PASS' if total <= 5 else 'FAIL'} 1M x 64 2D PCA + encode + draw = {total:.2f} s <= 5")
     if "tsne_10k_128_s" in figures:
         print(f"t-SNE 10,000 x 128 in the kernel: {figures['tsne_10k_128_s']:.1f} s "
               "(TensorBoard caps t-SNE at 10,000 points, run in the browser)")

@@ -105,7 +105,7 @@ def test_the_registry_covers_the_wire_protocol() -> None:
                                              "graph_explorer", "graph_list", "histograms", "hparams", "json", "mesh",
                                              "meshes", "pr_curves", "projector_code", "projector_index",
                                              "projector_metadata", "projector_neighbors", "projector_points",
-                                             "projector_stop", "series", "step_table", "text"]
+                                             "projector_sprite", "projector_stop", "series", "step_table", "text"]
     assert sorted(dashboards.push_keys()) == ["distributions", "histograms", "pr_curves", "series", "step_table"]
 
 

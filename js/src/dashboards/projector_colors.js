@@ -82,18 +82,15 @@ export function pointColors(n, column) {
   return { rgb: out, legend: { kind: "gradient", title: column.name, min: null, max: null, distinct: values.length } };
 }
 
-/** Each point's label text: the column's value ("" when missing), else the row number. */
-export function pointLabels(n, column) {
-  const out = new Array(n);
-  for (let i = 0; i < n; i++) {
-    if (!column) out[i] = String(i);
-    else if (column.kind === "number") out[i] = Number.isFinite(column.data[i]) ? String(column.data[i]) : "";
-    else {
-      const c = Number(column.codes[i]);
-      out[i] = c >= 0 ? String(column.values[c]) : "";
-    }
-  }
-  return out;
+/** A point's label text, as a function of its row: the column's value ("" when missing), else
+ *  the row number. A function, not an array: a million labels are never all shown, only made on hover. */
+export function pointLabel(column) {
+  if (!column) return (i) => String(i);
+  if (column.kind === "number") return (i) => (Number.isFinite(column.data[i]) ? String(column.data[i]) : "");
+  return (i) => {
+    const c = Number(column.codes[i]);
+    return c >= 0 ? String(column.values[c]) : "";
+  };
 }
 
 /** Whether (x, y) is inside the polygon [[x, y], ...] (even-odd rule). */

@@ -1,138 +1,141 @@
-// A small WebGL point renderer for the projector's 3D view: plotly's scatter3d slows badly past
-// ~10-50k points, this draws 100,000+ as one gl.POINTS call. One vertex buffer (positions and
-// colours), a round point-size shader, an orbit camera (drag: rotate, shift/right drag: pan,
-// wheel: zoom) and picking done on the CPU: every point projected to the screen once per camera
-// move, then the nearest within a few pixels (mat4 helpers are at the bottom).
+// A small WebGL point renderer for the projector, 2D and 3D: plotly's scatter3d slows badly past
+// ~10-50k points and scattergl pays per point in JavaScript; this draws 1,000,000 as one
+// gl.POINTS call. Buffers (positions, colours, sprite indices) are uploaded when the points or
+// colours change, never on a camera move, which only sets the matrix uniform and draws again, at
+// most once per animation frame. While the camera moves, large clouds are drawn from a regular
+// sample of their rows (every k-th, through the attribute stride: no extra buffer), and in full
+// once it rests: software GL (no GPU) pays per point drawn. Picking is done on the CPU: the points
+// projected to the screen once per camera position, on demand (hover, click, lasso), then the
+// nearest within a few pixels. Sprites: each point drawn as its thumbnail from the atlas texture
+// (shaders in projector_shaders.js).
 
+import { FlatCamera, OrbitCamera, toScreen } from "./projector_camera.js";
 import { nearestPoint } from "./projector_colors.js";
+import { FRAGMENT, SPRITE_FRAGMENT, SPRITE_VERTEX, VERTEX, link, rgba } from "./projector_shaders.js";
 
-const VERTEX = `
-attribute vec3 aPos;
-attribute vec3 aColor;
-uniform mat4 uMatrix;
-uniform float uSize;
-uniform float uDim;
-varying vec3 vColor;
-varying float vAlpha;
-void main() {
-  gl_Position = uMatrix * vec4(aPos, 1.0);
-  gl_PointSize = uSize;
-  vColor = aColor;
-  vAlpha = uDim;
-}`;
+/** Past this many points, a moving camera draws a regular sample of them. */
+export const MOTION_POINTS = 25000;
+/** The full cloud is drawn again once the camera has not moved for this long. */
+export const SETTLE_MS = 180;
+// WebGL caps a vertex attribute's stride at 255 bytes: 21 float positions (12 bytes each).
+const MAX_STRIDE = 21;
 
-const FRAGMENT = `
-precision mediump float;
-varying vec3 vColor;
-varying float vAlpha;
-uniform float uRing;
-void main() {
-  vec2 d = gl_PointCoord - vec2(0.5);
-  float r = dot(d, d);
-  if (r > 0.25) discard;
-  vec3 color = (uRing > 0.5 && r > 0.12) ? vec3(0.1, 0.1, 0.1) : vColor;
-  gl_FragColor = vec4(color, vAlpha);
-}`;
-
-function compile(gl, type, source) {
-  const shader = gl.createShader(type);
-  gl.shaderSource(shader, source);
-  gl.compileShader(shader);
-  if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(shader) || "shader error");
-  return shader;
-}
-
-/** The WebGL context of a canvas, or null (no WebGL in this browser, e.g. GPU and software GL off). */
-export function webglContext(canvas) {
-  try {
-    return canvas.getContext("webgl", { antialias: false, preserveDrawingBuffer: true, alpha: false }) || null;
-  } catch {
-    return null;
-  }
+/** The stride (every k-th row) a cloud of n points is drawn with: 1 at rest. */
+export function sampleStride(n, moving) {
+  return moving && n > MOTION_POINTS ? Math.min(MAX_STRIDE, Math.ceil(n / MOTION_POINTS)) : 1;
 }
 
 export class PointCloud {
-  /** @param canvas a <canvas>; @param gl its context (webglContext); @param hooks {onCamera, onClick, onHover} */
-  constructor(canvas, gl, hooks = {}) {
+  /**
+   * @param canvas a <canvas>; @param gl its context (webglContext);
+   * @param hooks {onCamera, onClick, onHover, selecting}; @param flat: 2D (orthographic, drag pans)
+   */
+  constructor(canvas, gl, hooks = {}, { flat = false } = {}) {
     this.canvas = canvas;
     this.gl = gl;
     this.hooks = hooks;
+    this.flat = flat;
     this.n = 0;
     this.selected = 0;
-    this.camera = { theta: 0.6, phi: 0.4, distance: 3.2, target: [0, 0, 0] };
+    this.camera = flat ? new FlatCamera(() => [canvas.clientWidth, canvas.clientHeight]) : new OrbitCamera();
     this.frame = null;
+    this.settle = null;
+    this.moving = false;
     this.screen = null; // Float32Array n*2 of CSS pixels, for the current camera
     this.positions = null;
-    const program = gl.createProgram();
-    gl.attachShader(program, compile(gl, gl.VERTEX_SHADER, VERTEX));
-    gl.attachShader(program, compile(gl, gl.FRAGMENT_SHADER, FRAGMENT));
-    gl.linkProgram(program);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program) || "link error");
-    this.program = program;
-    this.loc = {
-      pos: gl.getAttribLocation(program, "aPos"),
-      color: gl.getAttribLocation(program, "aColor"),
-      matrix: gl.getUniformLocation(program, "uMatrix"),
-      size: gl.getUniformLocation(program, "uSize"),
-      dim: gl.getUniformLocation(program, "uDim"),
-      ring: gl.getUniformLocation(program, "uRing"),
-    };
-    this.buffers = { pos: gl.createBuffer(), color: gl.createBuffer(), selPos: gl.createBuffer(), selColor: gl.createBuffer() };
+    this.sprite = null; // {texture, cols, cell: [w, h] as fractions of the atlas}
+    this.dots = link(gl, VERTEX, FRAGMENT);
+    this.sprites = null; // the sprite program, linked when a sprite is set
+    this.buffers = { pos: gl.createBuffer(), color: gl.createBuffer(), index: gl.createBuffer(),
+      selPos: gl.createBuffer(), selColor: gl.createBuffer(), selIndex: gl.createBuffer() };
     this.listen();
   }
 
-  /** positions: Float32Array n*3 within about [-1, 1]; colors: Uint8Array n*3. */
-  setPoints(positions, colors) {
+  /** positions: Float32Array n*3 within about [-1, 1]; colors: Uint8Array n*3; rows: each point's
+   *  row in the embedding (for its sprite), null when the points are rows 0..n-1. */
+  setPoints(positions, colors, rows = null) {
     const gl = this.gl;
     this.n = positions.length / 3;
     this.positions = positions;
+    this.rows = rows;
+    this.indexed = false;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.pos);
     gl.bufferData(gl.ARRAY_BUFFER, positions, gl.STATIC_DRAW);
     this.setColors(colors);
+    if (this.sprite) this.uploadIndex();
     this.screen = null;
   }
 
+  /** colors: Uint8Array n*3 (RGB), uploaded as RGBA. */
   setColors(colors) {
     const gl = this.gl;
     this.colors = colors;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.color);
-    gl.bufferData(gl.ARRAY_BUFFER, colors, gl.STATIC_DRAW);
+    gl.bufferData(gl.ARRAY_BUFFER, rgba(colors), gl.STATIC_DRAW);
     this.requestDraw();
   }
 
-  /** Draw the rows in `indices` larger, ringed, on top; the others dimmed. */
+  /** Each point's row in the embedding, for its sprite: made only when there is a sprite. */
+  uploadIndex() {
+    if (this.indexed) return;
+    const index = new Float32Array(this.n);
+    for (let i = 0; i < this.n; i++) index[i] = this.rows ? this.rows[i] : i;
+    this.gl.bindBuffer(this.gl.ARRAY_BUFFER, this.buffers.index);
+    this.gl.bufferData(this.gl.ARRAY_BUFFER, index, this.gl.STATIC_DRAW);
+    this.indexed = true;
+  }
+
+  /** Draw the points in `indices` (of this cloud) larger, ringed, on top; the others dimmed. */
   setSelection(indices) {
     const gl = this.gl;
     const pos = new Float32Array(indices.length * 3);
     const col = new Uint8Array(indices.length * 3);
-    indices.forEach((row, k) => {
+    const idx = new Float32Array(indices.length);
+    indices.forEach((i, k) => {
       for (let j = 0; j < 3; j++) {
-        pos[3 * k + j] = this.positions[3 * row + j];
-        col[3 * k + j] = this.colors[3 * row + j];
+        pos[3 * k + j] = this.positions[3 * i + j];
+        col[3 * k + j] = this.colors[3 * i + j];
       }
+      idx[k] = this.rows ? this.rows[i] : i;
     });
     this.selected = indices.length;
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.selPos);
-    gl.bufferData(gl.ARRAY_BUFFER, pos, gl.STATIC_DRAW);
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.buffers.selColor);
-    gl.bufferData(gl.ARRAY_BUFFER, col, gl.STATIC_DRAW);
+    for (const [buffer, data] of [[this.buffers.selPos, pos], [this.buffers.selColor, rgba(col)], [this.buffers.selIndex, idx]]) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+      gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW);
+    }
+    this.requestDraw();
+  }
+
+  /**
+   * Draw each point as its thumbnail: `image` the whole atlas (ImageBitmap or <img>), `cell` one
+   * thumbnail's [width, height] in pixels, laid out row-major (TensorBoard's layout). null: dots.
+   */
+  setSprite(image, cell) {
+    const gl = this.gl;
+    if (this.sprite) gl.deleteTexture(this.sprite.texture);
+    this.sprite = null;
+    if (image) {
+      if (!this.sprites) this.sprites = link(gl, SPRITE_VERTEX, SPRITE_FRAGMENT);
+      const texture = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, texture);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
+      // any size (WebGL 1 without mipmaps): clamp, linear
+      for (const [k, v] of [[gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE],
+        [gl.TEXTURE_MIN_FILTER, gl.LINEAR], [gl.TEXTURE_MAG_FILTER, gl.LINEAR]]) gl.texParameteri(gl.TEXTURE_2D, k, v);
+      this.sprite = { texture, cols: Math.max(1, Math.floor(image.width / cell[0])), cell: [cell[0] / image.width, cell[1] / image.height] };
+      this.uploadIndex();
+    }
     this.requestDraw();
   }
 
   pointSize() {
     const ratio = globalThis.devicePixelRatio || 1;
+    if (this.sprite) return (this.n > 10000 ? 12 : this.n > 1000 ? 20 : 32) * ratio;
     return (this.n > 50000 ? 2 : this.n > 10000 ? 3 : 5) * ratio;
   }
 
   matrix() {
-    const { width, height } = this.canvas;
-    const c = this.camera;
-    const eye = [
-      c.target[0] + c.distance * Math.cos(c.phi) * Math.sin(c.theta),
-      c.target[1] + c.distance * Math.sin(c.phi),
-      c.target[2] + c.distance * Math.cos(c.phi) * Math.cos(c.theta),
-    ];
-    return multiply(perspective(0.8, width / Math.max(1, height), 0.01, 100), lookAt(eye, c.target, [0, 1, 0]));
+    return this.camera.matrix(this.canvas.width / Math.max(1, this.canvas.height));
   }
 
   requestDraw() {
@@ -143,7 +146,7 @@ export class PointCloud {
     });
   }
 
-  /** Draw now (the benchmark calls it directly and waits with gl.finish()). */
+  /** Draw now (the benchmark calls it directly and waits for the pixels). */
   draw() {
     const gl = this.gl;
     const ratio = globalThis.devicePixelRatio || 1;
@@ -152,82 +155,118 @@ export class PointCloud {
     if (this.canvas.width !== w || this.canvas.height !== h) {
       this.canvas.width = w;
       this.canvas.height = h;
+      this.screen = null;
     }
     gl.viewport(0, 0, w, h);
     gl.clearColor(1, 1, 1, 1);
-    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
-    // Blending only to dim the unselected points: without a selection every point is opaque, and
-    // software GL (no GPU) draws opaque points markedly faster.
-    if (this.selected) {
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    // Blending only to dim the unselected points or for sprites: opaque dots are drawn markedly
+    // faster by software GL.
+    if (this.selected || this.sprite) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     } else gl.disable(gl.BLEND);
-    gl.useProgram(this.program);
-    gl.uniformMatrix4fv(this.loc.matrix, false, this.matrix());
-    const pass = (pos, color, count, size, dim, ring) => {
-      if (!count) return;
-      gl.bindBuffer(gl.ARRAY_BUFFER, pos);
-      gl.enableVertexAttribArray(this.loc.pos);
-      gl.vertexAttribPointer(this.loc.pos, 3, gl.FLOAT, false, 0, 0);
-      gl.bindBuffer(gl.ARRAY_BUFFER, color);
-      gl.enableVertexAttribArray(this.loc.color);
-      gl.vertexAttribPointer(this.loc.color, 3, gl.UNSIGNED_BYTE, true, 0, 0);
-      gl.uniform1f(this.loc.size, size);
-      gl.uniform1f(this.loc.dim, dim);
-      gl.uniform1f(this.loc.ring, ring);
-      gl.drawArrays(gl.POINTS, 0, count);
+    const p = this.sprite ? this.sprites : this.dots;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(p.uMatrix, false, this.matrix());
+    if (this.sprite) {
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, this.sprite.texture);
+      gl.uniform1i(p.uAtlas, 0);
+      gl.uniform1f(p.uCols, this.sprite.cols);
+      gl.uniform2f(p.uCell, this.sprite.cell[0], this.sprite.cell[1]);
+    } else {
+      gl.uniform1f(p.uCols, 1);
+      gl.uniform2f(p.uCell, 0, 0);
+    }
+    const attribute = (loc, buffer, size, type, normalized, bytes, stride) => {
+      if (loc < 0) return;
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+      gl.enableVertexAttribArray(loc);
+      gl.vertexAttribPointer(loc, size, type, normalized, stride > 1 ? bytes * stride : 0, 0);
     };
-    pass(this.buffers.pos, this.buffers.color, this.n, this.pointSize(), this.selected ? 0.25 : 1, 0);
-    pass(this.buffers.selPos, this.buffers.selColor, this.selected, Math.max(8 * ratio, this.pointSize() * 2.5), 1, 1);
+    const pass = (pos, color, index, count, stride, size, dim, ring) => {
+      if (!count) return;
+      attribute(p.aPos, pos, 3, gl.FLOAT, false, 12, stride);
+      attribute(p.aColor, color, 4, gl.UNSIGNED_BYTE, true, 4, stride);
+      if (this.sprite) attribute(p.aIndex, index, 1, gl.FLOAT, false, 4, stride);
+      gl.uniform1f(p.uSize, size);
+      gl.uniform1f(p.uDim, dim);
+      gl.uniform1f(p.uRing, ring);
+      gl.drawArrays(gl.POINTS, 0, Math.ceil(count / stride));
+    };
+    const stride = sampleStride(this.n, this.moving);
+    const size = this.pointSize();
+    pass(this.buffers.pos, this.buffers.color, this.buffers.index, this.n, stride, size, this.selected ? 0.25 : 1, 0);
+    pass(this.buffers.selPos, this.buffers.selColor, this.buffers.selIndex, this.selected, 1,
+      this.sprite ? size * 1.5 : Math.max(8 * ratio, size * 2.5), 1, 1);
+    this.drawnStride = stride;
+  }
+
+  viewSize() {
+    return [this.canvas.clientWidth, this.canvas.clientHeight];
   }
 
   /** Every point's CSS-pixel position for the current camera (points behind the eye: -1e9). */
   screenPositions() {
     if (this.screen) return this.screen;
     const m = this.matrix();
-    const w = this.canvas.clientWidth;
-    const h = this.canvas.clientHeight;
+    const [w, h] = this.viewSize();
     const out = new Float32Array(this.n * 2);
     const p = this.positions;
     for (let i = 0; i < this.n; i++) {
-      const x = p[3 * i];
-      const y = p[3 * i + 1];
-      const z = p[3 * i + 2];
-      const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
-      if (cw <= 0) {
-        out[2 * i] = out[2 * i + 1] = -1e9;
-        continue;
-      }
-      out[2 * i] = (((m[0] * x + m[4] * y + m[8] * z + m[12]) / cw + 1) / 2) * w;
-      out[2 * i + 1] = ((1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / cw) / 2) * h;
+      const xy = toScreen(m, p[3 * i], p[3 * i + 1], p[3 * i + 2], w, h);
+      out[2 * i] = xy ? xy[0] : -1e9;
+      out[2 * i + 1] = xy ? xy[1] : -1e9;
     }
     this.screen = out;
     return out;
   }
 
+  /** The CSS-pixel positions of a few points (labels) without projecting the whole cloud. */
+  project(indices) {
+    const m = this.matrix();
+    const [w, h] = this.viewSize();
+    const p = this.positions;
+    return indices.map((i) => toScreen(m, p[3 * i], p[3 * i + 1], p[3 * i + 2], w, h));
+  }
+
+  /** How far right of its point a label starts, in CSS pixels: past the sprite when drawn. */
+  labelOffset() {
+    return this.sprite ? this.pointSize() / (2 * (globalThis.devicePixelRatio || 1)) : 0;
+  }
+
   cameraMoved() {
     this.screen = null;
+    this.moving = true;
+    clearTimeout(this.settle);
+    this.settle = setTimeout(() => this.rest(), SETTLE_MS);
     this.requestDraw();
     if (this.hooks.onCamera) this.hooks.onCamera();
   }
 
-  /** Rotate by (dx, dy) pixels of drag (the benchmark moves the camera through this too). */
+  /** The camera stopped: draw every point again. */
+  rest() {
+    clearTimeout(this.settle);
+    this.settle = null;
+    if (!this.moving) return;
+    this.moving = false;
+    this.requestDraw();
+  }
+
+  /** A drag of (dx, dy) pixels: rotates in 3D, pans in 2D (the benchmark moves the camera through this too). */
   rotate(dx, dy) {
-    this.camera.theta -= dx * 0.008;
-    this.camera.phi = Math.max(-1.5, Math.min(1.5, this.camera.phi + dy * 0.008));
+    this.camera.drag(dx, dy);
     this.cameraMoved();
   }
 
   pan(dx, dy) {
-    const c = this.camera;
-    const s = c.distance * 0.0015;
-    const right = [Math.cos(c.theta), 0, -Math.sin(c.theta)];
-    c.target = [c.target[0] - right[0] * dx * s, c.target[1] + dy * s, c.target[2] - right[2] * dx * s];
+    this.camera.pan(dx, dy);
     this.cameraMoved();
   }
 
   zoom(factor) {
-    this.camera.distance = Math.max(0.05, Math.min(50, this.camera.distance * factor));
+    this.camera.zoom(factor);
     this.cameraMoved();
   }
 
@@ -268,48 +307,17 @@ export class PointCloud {
     );
   }
 
-  /** The row under the mouse event (within 6 px), or -1. */
+  /** The point under the mouse event (within 6 px, or half a sprite), or -1. */
   pick(e) {
     const rect = this.canvas.getBoundingClientRect();
-    return nearestPoint(this.screenPositions(), e.clientX - rect.left, e.clientY - rect.top, 6);
+    const radius = this.sprite ? this.pointSize() / (2 * (globalThis.devicePixelRatio || 1)) : 6;
+    return nearestPoint(this.screenPositions(), e.clientX - rect.left, e.clientY - rect.top, radius);
   }
 
   destroy() {
     if (this.frame !== null) cancelAnimationFrame(this.frame);
+    clearTimeout(this.settle);
     const ext = this.gl.getExtension("WEBGL_lose_context");
     if (ext) ext.loseContext();
   }
-}
-
-// Column-major 4x4 matrices, as WebGL takes them.
-export function perspective(fovy, aspect, near, far) {
-  const f = 1 / Math.tan(fovy / 2);
-  const nf = 1 / (near - far);
-  return new Float32Array([f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) * nf, -1, 0, 0, 2 * far * near * nf, 0]);
-}
-
-export function lookAt(eye, target, up) {
-  const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-  const norm = (v) => {
-    const l = Math.hypot(v[0], v[1], v[2]) || 1;
-    return [v[0] / l, v[1] / l, v[2] / l];
-  };
-  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  const z = norm(sub(eye, target));
-  const x = norm(cross(up, z));
-  const y = cross(z, x);
-  return new Float32Array([x[0], y[0], z[0], 0, x[1], y[1], z[1], 0, x[2], y[2], z[2], 0, -dot(x, eye), -dot(y, eye), -dot(z, eye), 1]);
-}
-
-export function multiply(a, b) {
-  const out = new Float32Array(16);
-  for (let c = 0; c < 4; c++) {
-    for (let r = 0; r < 4; r++) {
-      let s = 0;
-      for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
-      out[c * 4 + r] = s;
-    }
-  }
-  return out;
 }

@@ -32,6 +32,12 @@ export const STYLE = `
 .tbnb .tbnb-pj-link{cursor:pointer;color:var(--jp-content-link-color,#1976d2)}
 `;
 
+/** The projector's CSS, once per document (scoped under .tbnb; the Board's own <style> stays one). */
+export function ensureStyle(doc) {
+  if (doc.getElementById("tbnb-projector-style")) return;
+  doc.head.append(h("style", { id: "tbnb-projector-style", text: STYLE }));
+}
+
 function select(options, value, onChange, title) {
   const el = h("select", { title, "aria-label": title, on: { change: () => onChange(el.value) } },
     options.map(([v, text]) => h("option", { value: v, text })));
@@ -145,6 +151,31 @@ export function selectionTable(card, rows, limit = 100) {
 export function neighborList(card, reply) {
   if (!reply) return null;
   const items = Array.from(reply.indices, (i, k) => h("div", { class: "tbnb-pj-link", on: { click: () => card.board.setTrait("projector_selection", [Number(i)]) } },
-    h("span", { text: `${card.labels[Number(i)] ?? i}  ` }), h("small", { text: Number(reply.distances[k]).toFixed(3) })));
+    h("span", { text: `${card.label(Number(i))}  ` }), h("small", { text: Number(reply.distances[k]).toFixed(3) })));
   return h("div", { class: "tbnb-pj-neighbors" }, h("h4", { text: `Nearest (${reply.metric})` }), items);
+}
+
+/** Apply a bookmark (the kernel's reading of a TensorBoard State): the traits it names, the
+ *  selection last (changing the label column re-runs a search, which would replace it). */
+export function applyBookmark(board, mark) {
+  if (mark.method) {
+    board.setTrait("projector_method", mark.method);
+    board.setTrait("projector_params", mark.params || {});
+  }
+  if (mark.dims) board.setTrait("projector_dims", mark.dims);
+  if (mark.color_by) board.setTrait("projector_color_by", mark.color_by);
+  if (mark.label_by) board.setTrait("projector_label_by", mark.label_by);
+  if (mark.selection) {
+    board.setTrait("projector_search", "");
+    board.setTrait("projector_selection", mark.selection);
+  }
+}
+
+/** The embedding's bookmarks, each a link that applies it. */
+export function bookmarkList(card) {
+  const marks = (card.meta && card.meta.bookmarks) || [];
+  if (!marks.length) return null;
+  return h("div", { class: "tbnb-pj-bookmarks" }, h("h4", { text: "Bookmarks" }), marks.map((mark) =>
+    h("div", { class: "tbnb-pj-link", title: mark.method ? `${mark.method}${mark.dims ? ` ${mark.dims}D` : ""}` : "", on: { click: () => applyBookmark(card.board, mark) } },
+      h("span", { text: mark.label }))));
 }

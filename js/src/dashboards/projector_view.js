@@ -1,39 +1,22 @@
 // The projector's view, loaded on demand (projector.js asks the kernel for this module, built
-// apart from the bundle, the first time a projector card is shown). It asks the kernel
-// for the embeddings (projector_index), the chosen one's metadata (projector_metadata) and a
-// layout (projector_points: float32 positions; t-SNE/UMAP answer "running" with progress until
-// done, asked again every POLL_MS). 2D is plotly's scattergl; 3D is our WebGL point cloud
-// (projector_gl.js), or, without WebGL, 2D with a message saying so. Selection lives in the
+// apart from the bundle, the first time a projector card is shown). It asks the kernel for the
+// embeddings (projector_index), the chosen one's metadata (projector_metadata) and a layout
+// (projector_points: float32 positions; t-SNE/UMAP answer "running" with progress until done,
+// asked again every POLL_MS). 2D and 3D are our WebGL point cloud (projector_gl.js; 2D with a
+// flat camera), sprites drawn as the points' images; without WebGL, plotly's scattergl draws 2D
+// (3D as its first two coordinates, with a message saying so). Selection lives in the
 // `projector_selection` trait: clicks and lassos write it, the kernel's search writes it.
 
 import { h } from "../dom.js";
 import { formatCount } from "../format.js";
-import { pointColors, pointLabels } from "./projector_colors.js";
-import { LABELLED, draw2d, listenLasso } from "./projector_draw.js";
-import { PointCloud, webglContext } from "./projector_gl.js";
-import { STYLE, legend, neighborList, selectionTable, toolbar } from "./projector_panel.js";
+import { pointColors, pointLabel } from "./projector_colors.js";
+import { LABELLED, draw2d, listenLasso, loadSprite } from "./projector_draw.js";
+import { normalizePositions } from "./projector_camera.js";
+import { PointCloud } from "./projector_gl.js";
+import { webglContext } from "./projector_shaders.js";
+import { bookmarkList, ensureStyle, legend, neighborList, selectionTable, toolbar } from "./projector_panel.js";
 
 const POLL_MS = 400;
-
-/** The projector's CSS, once per document (scoped under .tbnb; the Board's own <style> stays one). */
-function ensureStyle(doc) {
-  if (doc.getElementById("tbnb-projector-style")) return;
-  doc.head.append(h("style", { id: "tbnb-projector-style", text: STYLE }));
-}
-
-/** Positions [n, dims] rescaled into [-1, 1] around their centre, as n*3 (z = 0 in 2D). */
-export function normalizePositions(positions, n, dims) {
-  const out = new Float32Array(n * 3);
-  const centre = [0, 0, 0];
-  for (let i = 0; i < n; i++) for (let j = 0; j < dims; j++) centre[j] += positions[i * dims + j] / n;
-  let scale = 0;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < dims; j++) scale = Math.max(scale, Math.abs(positions[i * dims + j] - centre[j]));
-  }
-  scale = scale > 0 && Number.isFinite(scale) ? scale : 1;
-  for (let i = 0; i < n; i++) for (let j = 0; j < dims; j++) out[3 * i + j] = (positions[i * dims + j] - centre[j]) / scale;
-  return out;
-}
 
 /** Everything a projector card does; the card (projector.js) forwards its lifecycle here. */
 export class ProjectorView {
@@ -79,14 +62,15 @@ export class ProjectorView {
     this.target = null; // {run, name}
     this.meta = null;
     this.points = null;
-    this.labels = [];
+    this.label = pointLabel(null);
     this.colors = null;
     this.cloud = null;
     this.lasso = false;
     this.isolated = false;
     this.neighbors = null;
     this.poll = null;
-    this.view = null; // "2d" | "3d"
+    this.view = null; // "gl3d" | "gl2d" | "plotly"
+    this.sprite = null; // {target, image} once the atlas is decoded
     this.status = "";
   }
 
@@ -221,7 +205,7 @@ export class ProjectorView {
     const n = this.points.n;
     const colorBy = this.column(this.board.trait("projector_color_by"));
     this.colors = pointColors(n, colorBy);
-    this.labels = pointLabels(n, this.column(this.labelColumnName()));
+    this.label = pointLabel(this.column(this.labelColumnName()));
   }
 
   selection() {
@@ -251,7 +235,7 @@ export class ProjectorView {
   toggleLasso() {
     this.lasso = !this.lasso;
     this.bar.replaceWith((this.bar = toolbar(this)));
-    if (this.view === "2d" && this.board.plotly) this.board.plotly.relayout(this.plot2d, { dragmode: this.lasso ? "lasso" : "pan" });
+    if (this.view === "plotly" && this.board.plotly) this.board.plotly.relayout(this.plot2d, { dragmode: this.lasso ? "lasso" : "pan" });
   }
 
   toggleIsolate() {
@@ -269,15 +253,15 @@ export class ProjectorView {
 
   render() {
     if (!this.points) return false;
-    const wants3d = this.points.dims === 3;
+    const flat = this.points.dims === 2;
     let warning = null;
-    if (wants3d && (this.view !== "3d" || this.dirtyView)) {
-      if (!this.make3d()) warning = "3D needs WebGL, which this browser does not provide (no GPU and no software GL): showing the first two coordinates in 2D.";
+    if (this.view !== (flat ? "gl2d" : "gl3d") || this.dirtyView) {
+      if (!this.makeCloud(flat) && !flat) warning = "3D needs WebGL, which this browser does not provide (no GPU and no software GL): showing the first two coordinates in 2D.";
     }
-    if (!wants3d || warning) {
+    if (!this.cloud) {
       if (!this.board.plotly) return false;
-      this.draw2d(warning);
-    } else this.update3d();
+      draw2d(this, warning);
+    } else this.updateCloud();
     this.dirtyView = false;
     this.renderSide();
     return true;
@@ -286,21 +270,27 @@ export class ProjectorView {
   teardownView() {
     if (this.cloud) this.cloud.destroy();
     this.cloud = null;
-    if (this.view === "2d" && this.board.plotly && this.plot2d) this.board.plotly.purge(this.plot2d);
+    if (this.view === "plotly" && this.board.plotly && this.plot2d) this.board.plotly.purge(this.plot2d);
     this.view = null;
   }
 
-  // ------------------------------------------------------------------------------------- 3D
+  // ------------------------------------------------------------------------------------- WebGL
 
-  make3d() {
-    if (this.view === "3d" && this.cloud) {
+  /** The WebGL view (2D: flat camera), made or refreshed; false without WebGL. */
+  makeCloud(flat) {
+    const want = flat ? "gl2d" : "gl3d";
+    if (this.view === want && this.cloud) {
       this.setCloudPoints();
       return true;
     }
     this.teardownView();
-    const canvas = h("canvas", { dataset: { testid: "projector-canvas" } });
+    if (this.noWebgl) return false;
+    const canvas = h("canvas", { dataset: { testid: "projector-canvas", dims: flat ? "2" : "3" } });
     const gl = webglContext(canvas);
-    if (!gl) return false;
+    if (!gl) {
+      this.noWebgl = true;
+      return false;
+    }
     this.labelLayer = h("div", { class: "tbnb-pj-labels" });
     this.tip = h("div", { class: "tbnb-pj-tip" });
     this.lassoCanvas = h("canvas", { style: { pointerEvents: "none" } });
@@ -310,10 +300,11 @@ export class ProjectorView {
       onClick: (i) => this.board.setTrait("projector_selection", i >= 0 ? [this.rowOf(i)] : []),
       onHover: (i, e) => this.hover(i, e),
       selecting: () => this.lasso,
-    });
+    }, { flat });
     listenLasso(this, canvas);
-    this.view = "3d";
+    this.view = want;
     this.setCloudPoints();
+    loadSprite(this);
     return true;
   }
 
@@ -322,9 +313,9 @@ export class ProjectorView {
   }
 
   setCloudPoints() {
-    const { positions, n } = this.points;
+    const { positions, n, dims } = this.points;
     const rows = this.shownRows();
-    const all = normalizePositions(positions, n, 3);
+    const all = normalizePositions(positions, n, dims);
     let pos = all;
     let rgb = this.colors.rgb;
     if (rows) {
@@ -336,11 +327,11 @@ export class ProjectorView {
       });
     }
     this.cloudRows = rows;
-    this.cloud.setPoints(pos, rgb);
+    this.cloud.setPoints(pos, rgb, rows);
     this.firstDrawMs = performance.now();
   }
 
-  update3d() {
+  updateCloud() {
     const sel = this.selection();
     const local = this.cloudRows ? sel.map((r) => this.cloudRows.indexOf(r)).filter((k) => k >= 0) : sel;
     this.cloud.setSelection(local);
@@ -349,12 +340,12 @@ export class ProjectorView {
 
   placeLabels() {
     if (!this.cloud || !this.labelLayer) return;
-    const xy = this.cloud.screenPositions();
     const sel = this.selection().slice(0, LABELLED);
-    this.labelLayer.replaceChildren(...sel.map((row) => {
-      const k = this.cloudRows ? this.cloudRows.indexOf(row) : row;
-      if (k < 0) return null;
-      return h("div", { class: "tbnb-pj-label", text: this.labels[row], style: { left: `${xy[2 * k]}px`, top: `${xy[2 * k + 1]}px` } });
+    const local = sel.map((row) => (this.cloudRows ? this.cloudRows.indexOf(row) : row));
+    const xy = this.cloud.project(local.map((k) => Math.max(0, k)));
+    this.labelLayer.replaceChildren(...sel.map((row, j) => {
+      if (local[j] < 0 || !xy[j]) return null;
+      return h("div", { class: "tbnb-pj-label", text: this.label(row), style: { left: `${xy[j][0] + this.cloud.labelOffset()}px`, top: `${xy[j][1]}px` } });
     }).filter(Boolean));
   }
 
@@ -364,18 +355,14 @@ export class ProjectorView {
       return;
     }
     const rect = this.plot.getBoundingClientRect();
-    this.tip.textContent = this.labels[this.rowOf(i)];
+    this.tip.textContent = this.label(this.rowOf(i));
     Object.assign(this.tip.style, { display: "block", left: `${e.clientX - rect.left + 10}px`, top: `${e.clientY - rect.top + 10}px` });
   }
 
-  // ------------------------------------------------------------------------------------- 2D
-
-  draw2d(warning) {
-    draw2d(this, warning);
-  }
+  // ------------------------------------------------------------------------------------- size
 
   resized() {
-    if (this.view === "2d" && this.board.plotly && this.plot2d) this.board.plotly.Plots.resize(this.plot2d);
+    if (this.view === "plotly" && this.board.plotly && this.plot2d) this.board.plotly.Plots.resize(this.plot2d);
     if (this.cloud) this.cloud.cameraMoved();
   }
 
@@ -383,7 +370,7 @@ export class ProjectorView {
 
   renderSide() {
     const sel = this.selection();
-    const parts = [legend(this.colors && this.colors.legend)];
+    const parts = [legend(this.colors && this.colors.legend), bookmarkList(this)];
     if (this.meta && this.meta.problems && this.meta.problems.length) parts.push(h("div", { class: "tbnb-pj-problems", style: { color: "#c62828" }, text: this.meta.problems.join("; ") }));
     if (sel.length) parts.push(selectionTable(this, sel));
     if (sel.length === 1) {
@@ -407,4 +394,4 @@ export class ProjectorView {
 }
 
 /** The page's hook into this module once it ran (a classic script: no dynamic import). */
-globalThis.__tbnb_projector_view__ = { ProjectorView, PointCloud, webglContext, normalizePositions };
+globalThis.__tbnb_projector_view__ = { ProjectorView, PointCloud, webglContext, normalizePositions, pointColors, pointLabel };

@@ -12,6 +12,7 @@ import numpy as np
 from .. import assets
 from ..codec import encode
 from ..projector import service
+from ..projector.bookmarks import bookmarks
 from ..projector.neighbors import METRICS, neighbors
 from ..projector.store import default_label_column, projector_runs
 from ..projector.traits import Traits
@@ -110,9 +111,33 @@ def metadata(source: MultiLogdir, content: dict[str, Any], settings: Settings) -
             sprite = {"width": w, "height": h, "single_image_dim": list(emb.sprite.single_image_dim)}
     except ValueError as err:
         problems.append(str(err))
+    try:
+        marks = bookmarks(emb.bookmarks, len(tensor), [c["name"] for c in columns])
+    except ValueError as err:
+        marks = []
+        problems.append(str(err))
     return encode({"type": "projector_metadata", "id": request_id, "run": run, "embedding": name,
                    "shape": list(tensor.shape), "columns": columns, "label_column": label,
-                   "sprite": sprite, "problems": problems})
+                   "sprite": sprite, "bookmarks": marks, "problems": problems})
+
+
+def sprite_image(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
+    """``projector_sprite``: the sprite atlas file's bytes (PNG or JPEG), for the page to decode
+    and draw the points as their thumbnails; sent once per embedding."""
+    req, run, name = _target(content)
+    request_id = req.integer("id")
+    try:
+        sprite = service.STORE.embedding(source, run, name).sprite
+    except (KeyError, ValueError) as err:
+        raise RequestError(str(err.args[0] if isinstance(err, KeyError) else err)) from None
+    if sprite is None:
+        raise RequestError(f"the embedding {name!r} of run {run!r} has no sprite")
+    if len(sprite.data) > settings.max_blob_bytes:
+        raise RequestError(f"the sprite image is {len(sprite.data)} bytes, over the board's limit of "
+                           f"{settings.max_blob_bytes} (max_blob_bytes)")
+    h, w = sprite.image.shape[:2]
+    return {"type": "projector_sprite", "id": request_id, "width": w, "height": h,
+            "single_image_dim": list(sprite.single_image_dim), "size": len(sprite.data)}, [sprite.data]
 
 
 def nearest(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
@@ -163,5 +188,6 @@ REQUESTS: dict[str, Handler] = {
     "projector_metadata": metadata,
     "projector_neighbors": nearest,
     "projector_stop": stop,
+    "projector_sprite": sprite_image,
 }
 PUSHED: dict[str, PushKey] = {}

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .blas import single_blas_thread
+
 
 def spherize(x: np.ndarray) -> np.ndarray:
     """Centre on the centroid, then scale each non-zero row to unit norm (TensorBoard's rule)."""
@@ -35,9 +37,15 @@ class Pca:
 
 
 def pca(x: np.ndarray, components: int = 10, *, spherized: bool = False) -> Pca:
-    """PCA of ``x`` [N, D] from the eigenvectors of XᵀX/n (TensorBoard's definition)."""
+    """PCA of ``x`` [N, D] from the eigenvectors of XᵀX/n (TensorBoard's definition): a D×D
+    eigendecomposition rather than an SVD of the N×D data, on one BLAS thread (blas.py)."""
     if x.ndim != 2 or not len(x):
         raise ValueError(f"PCA needs a non-empty [N, D] array, got shape {x.shape}")
+    with single_blas_thread():
+        return _pca(x, components, spherized)
+
+
+def _pca(x: np.ndarray, components: int, spherized: bool) -> Pca:
     data = spherize(np.asarray(x, dtype=np.float32)) if spherized else np.asarray(x, dtype=np.float32)
     gram = (data.T @ data).astype(np.float64) / len(data)
     values, vectors = np.linalg.eigh(gram)
@@ -84,4 +92,5 @@ def custom_axes(x: np.ndarray, left: np.ndarray, right: np.ndarray, up: np.ndarr
 
     x_dir = centroid(right) - centroid(left)
     y_dir = centroid(up) - centroid(down)
-    return (x.astype(np.float64) @ np.stack([x_dir, y_dir], axis=1)).astype(np.float32)
+    with single_blas_thread():
+        return (x.astype(np.float64) @ np.stack([x_dir, y_dir], axis=1)).astype(np.float32)

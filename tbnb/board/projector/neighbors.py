@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .blas import single_blas_thread
+
 METRICS = ("cosine", "euclidean")
 
 
@@ -26,7 +28,8 @@ def neighbors(x: np.ndarray, index: int, k: int = 10, metric: str = "cosine") ->
     if metric == "cosine":
         norms = np.linalg.norm(data, axis=1).astype(np.float64)
         qn = float(np.linalg.norm(query))
-        dots = data @ query.astype(np.float32)
+        with single_blas_thread():
+            dots = data @ query.astype(np.float32)
         denom = norms * qn
         cos = np.divide(dots, denom, out=np.zeros(n), where=denom > 0)
         dist = 1.0 - cos

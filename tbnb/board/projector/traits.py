@@ -15,6 +15,7 @@ import traitlets
 from traitlets import Dict, Enum, Int, List, TraitError, Unicode, observe, validate
 
 from . import service
+from .bookmarks import bookmarks
 from .jobs import DONE
 from .linear import query_rows
 from .neighbors import neighbors
@@ -117,6 +118,40 @@ class Traits(traitlets.HasTraits):
         if meta is not None:
             frame = pd.concat([frame, meta.iloc[idx].reset_index(drop=True)], axis=1)
         return frame
+
+    def projector_bookmarks(self) -> list[dict[str, Any]]:
+        """The shown embedding's bookmarks (TensorBoard's saved States) as settings (bookmarks.py)."""
+        _, _, emb = self.projector_target()
+        try:
+            meta = emb.metadata
+        except ValueError:
+            meta = None
+        columns = [str(c) for c in meta.columns] if meta is not None else []
+        return bookmarks(emb.bookmarks, len(emb.tensor), columns)
+
+    def projector_apply_bookmark(self, which: int | str) -> dict[str, Any]:
+        """Show a bookmark (by position or label): its projection, parameters, columns and
+        selection, as the page's bookmark list does; returns it."""
+        marks = self.projector_bookmarks()
+        found = [m for k, m in enumerate(marks) if which == k or which == m["label"]] \
+            if not isinstance(which, bool) else []
+        if not found:
+            raise KeyError(f"no bookmark {which!r}; there are {[m['label'] for m in marks]}")
+        mark = found[0]
+        with self.hold_trait_notifications():
+            if mark["method"] is not None:
+                self.projector_method = mark["method"]
+                self.projector_params = dict(mark["params"])
+            if mark["dims"] is not None:
+                self.projector_dims = mark["dims"]
+            if mark["color_by"] is not None:
+                self.projector_color_by = mark["color_by"]
+            if mark["label_by"] is not None:
+                self.projector_label_by = mark["label_by"]
+        if mark["selection"] is not None:
+            self.projector_search = ""
+            self.projector_selection = mark["selection"]
+        return mark
 
     def projector_stop(self) -> int:
         """Stop every running t-SNE/UMAP job; how many were stopped."""

@@ -35,6 +35,27 @@ def logdir(tmp_path_factory):
     return root, feats, labels, kinds
 
 
+@pytest.fixture(scope="module")
+def sprite_logdir(tmp_path_factory):
+    """torch's add_embedding with label_img (a sprite) and a bookmarks file added to its config."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    root = tmp_path_factory.mktemp("proj-sprite")
+    rng = np.random.default_rng(4)
+    feats = rng.normal(size=(12, 5)).astype(np.float32)
+    images = torch.from_numpy(rng.uniform(size=(12, 3, 8, 8)).astype(np.float32))
+    w = SummaryWriter(str(root / "run"))
+    w.add_embedding(torch.from_numpy(feats), metadata=[f"p{i}" for i in range(12)], label_img=images, tag="imgs")
+    w.close()
+    config = root / "run" / "projector_config.pbtxt"
+    (root / "run" / "marks.json").write_text(
+        '[{"label": "first two", "selectedProjection": "pca", "pcaComponentDimensions": [0, 1],'
+        ' "selectedPoints": [0, 1, 50]}, {"selectedProjection": "tsne", "tSNEis3d": true}]')
+    text = config.read_text()
+    config.write_text(text.replace('tensor_name: "imgs:00000"', 'tensor_name: "imgs:00000"\n  bookmarks_path: "marks.json"'))
+    return root, images
+
+
 def test_index_metadata_points(make_board, logdir):
     root, feats, labels, kinds = logdir
     page = Page(make_board(root))
@@ -168,3 +189,40 @@ def test_view_code_is_sent_or_missing_is_an_error(make_board, logdir, bundle):
     (bundle.parent / "projector_view.js").write_text("globalThis.__tbnb_projector_view__ = {};")
     reply, buffers = page.ask({"type": "projector_code", "id": 2})
     assert reply["size"] == len(bytes(buffers[0])) and bytes(buffers[0]).startswith(b"globalThis")
+
+
+def test_sprite_request_sends_the_atlas_and_bookmarks_are_listed(make_board, sprite_logdir):
+    from PIL import Image
+    import io
+
+    root, images = sprite_logdir
+    board = make_board(root)
+    page = Page(board)
+    meta = page.decoded({"type": "projector_metadata", "id": 1, "run": "run", "embedding": "imgs:00000"})
+    assert meta["sprite"]["single_image_dim"] == [8, 8] and meta["problems"] == []
+    assert [m["label"] for m in meta["bookmarks"]] == ["first two", "Bookmark 2"]
+    assert meta["bookmarks"][0]["selection"] == [0, 1] and meta["bookmarks"][0]["dims"] == 2
+    reply, buffers = page.ask({"type": "projector_sprite", "id": 2, "run": "run", "embedding": "imgs:00000"})
+    assert reply["single_image_dim"] == [8, 8] and reply["size"] == len(bytes(buffers[0]))
+    atlas = np.asarray(Image.open(io.BytesIO(bytes(buffers[0]))).convert("RGB"))
+    # torch's sprite: a square grid, row-major; thumbnail 5 is the 6th image
+    per_row = atlas.shape[1] // 8
+    r, c = divmod(5, per_row)
+    want = (images[5].numpy().transpose(1, 2, 0) * 255).astype(np.uint8)
+    assert np.abs(atlas[r * 8:(r + 1) * 8, c * 8:(c + 1) * 8].astype(int) - want).max() <= 1
+    reply, _ = page.ask({"type": "projector_sprite", "id": 3, "run": "run1", "embedding": "nope"})
+    assert reply["type"] == "error"
+
+
+def test_apply_bookmark_from_python(make_board, sprite_logdir):
+    root, _ = sprite_logdir
+    board = make_board(root, dashboard="projector")
+    board.projector_selection = [7]
+    mark = board.projector_apply_bookmark("first two")
+    assert mark["label"] == "first two"
+    assert (board.projector_method, board.projector_dims, board.projector_params) == ("pca", 2, {"components": [0, 1]})
+    assert board.projector_selection == [0, 1]
+    board.projector_apply_bookmark(1)
+    assert (board.projector_method, board.projector_dims) == ("tsne", 3) and board.projector_selection == [0, 1]
+    with pytest.raises(KeyError, match="no bookmark 'x'"):
+        board.projector_apply_bookmark("x")

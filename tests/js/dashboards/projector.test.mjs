@@ -2,8 +2,11 @@
 // the camera matrices of the WebGL renderer, and the `fills` layout of an area-filling dashboard.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { CATEGORY, MAX_CATEGORIES, gradientAt, insidePolygon, nearestPoint, pointColors, pointLabels, pointsInPolygon } from "../../../js/src/dashboards/projector_colors.js";
-import { lookAt, multiply, perspective } from "../../../js/src/dashboards/projector_gl.js";
+import { CATEGORY, MAX_CATEGORIES, gradientAt, insidePolygon, nearestPoint, pointColors, pointLabel, pointsInPolygon } from "../../../js/src/dashboards/projector_colors.js";
+import { FlatCamera, lookAt, multiply, normalizePositions, perspective, toScreen } from "../../../js/src/dashboards/projector_camera.js";
+import { MOTION_POINTS, sampleStride } from "../../../js/src/dashboards/projector_gl.js";
+import { rgba } from "../../../js/src/dashboards/projector_shaders.js";
+import { applyBookmark } from "../../../js/src/dashboards/projector_panel.js";
 import { emptyMessage, layoutItems } from "../../../js/src/layout.js";
 
 const hex = (rgb, i) => "#" + [0, 1, 2].map((j) => rgb[3 * i + j].toString(16).padStart(2, "0")).join("");
@@ -33,8 +36,8 @@ test("more than 50 categories, or a numeric column, use the gradient", () => {
 
 test("labels are the column's text, the row number without metadata", () => {
   const column = { name: "n", kind: "category", values: ["<b>x</b>"], codes: [0, -1] };
-  assert.deepEqual(pointLabels(2, column), ["<b>x</b>", ""]);
-  assert.deepEqual(pointLabels(2, null), ["0", "1"]);
+  assert.deepEqual([0, 1].map(pointLabel(column)), ["<b>x</b>", ""]);
+  assert.deepEqual([0, 1].map(pointLabel(null)), ["0", "1"]);
 });
 
 test("lasso and nearest point in screen space", () => {
@@ -53,6 +56,59 @@ test("the camera maps its target to the centre of the screen", () => {
   // a point right of the target lands right of the centre
   const x = 0.5;
   assert.ok((m[0] * x + m[12]) / (m[3] * x + m[15]) > 0);
+});
+
+test("the flat (2D) camera keeps equal scales, pans by pixels and zooms about its centre", () => {
+  const cam = new FlatCamera(() => [800, 400]);
+  let m = cam.matrix(2);
+  // equal scales: a unit step in x and in y cover the same number of pixels on an 800 x 400 view
+  const [cx, cy] = toScreen(m, 0, 0, 0, 800, 400);
+  const [x1] = toScreen(m, 0.5, 0, 0, 800, 400);
+  const [, y1] = toScreen(m, 0, 0.5, 0, 800, 400);
+  assert.ok(Math.abs(cx - 400) < 1e-6 && Math.abs(cy - 200) < 1e-6);
+  assert.ok(Math.abs((x1 - cx) - (cy - y1)) < 1e-4);
+  // dragging 10 px right moves what is under the mouse 10 px right
+  cam.pan(10, -20);
+  m = cam.matrix(2);
+  const [px, py] = toScreen(m, 0, 0, 0, 800, 400);
+  assert.ok(Math.abs(px - 410) < 1e-3 && Math.abs(py - 180) < 1e-3);
+  const before = x1 - cx;
+  cam.zoom(0.5);
+  m = cam.matrix(2);
+  const [a] = toScreen(m, 0, 0, 0, 800, 400);
+  const [b] = toScreen(m, 0.5, 0, 0, 800, 400);
+  assert.ok(Math.abs((b - a) - 2 * before) < 1e-3);
+  // a tall view: the shorter side (the width) spans the same extent as the height did above
+  const tall = new FlatCamera(() => [400, 800]);
+  const [l] = toScreen(tall.matrix(0.5), -1, 0, 0, 400, 800);
+  const [r] = toScreen(tall.matrix(0.5), 1, 0, 0, 400, 800);
+  assert.ok(l > 0 && r < 400 && Math.abs((r - l) - 400 / 1.1) < 1e-3);
+});
+
+test("a moving camera draws a regular sample of a large cloud, every point at rest", () => {
+  assert.equal(sampleStride(100000, false), 1);
+  assert.equal(sampleStride(MOTION_POINTS, true), 1);
+  assert.equal(sampleStride(100000, true), Math.ceil(100000 / MOTION_POINTS));
+  // WebGL's stride limit (255 bytes) caps the sample of very large clouds
+  assert.ok(sampleStride(1000000, true) * 12 <= 255);
+});
+
+test("a bookmark sets the traits it names, the selection last", () => {
+  const calls = [];
+  const board = { setTrait: (name, value) => calls.push([name, value]) };
+  applyBookmark(board, { label: "b", method: "pca", dims: 2, params: { components: [1, 0] }, selection: [3, 4], color_by: null, label_by: "name" });
+  assert.deepEqual(calls, [["projector_method", "pca"], ["projector_params", { components: [1, 0] }], ["projector_dims", 2],
+    ["projector_label_by", "name"], ["projector_search", ""], ["projector_selection", [3, 4]]]);
+  calls.length = 0;
+  applyBookmark(board, { label: "empty", method: null, dims: null, params: {}, selection: null, color_by: null, label_by: null });
+  assert.deepEqual(calls, []);
+});
+
+test("positions are centred on their mean and scaled into [-1, 1]; colours become opaque RGBA", () => {
+  const out = normalizePositions(Float32Array.from([0, 0, 2, 0, 4, 6]), 3, 2);
+  assert.deepEqual(Array.from(out), [-0.5, -0.5, 0, 0, -0.5, 0, 0.5, 1, 0]);
+  assert.deepEqual(Array.from(normalizePositions(Float32Array.from([1, 1, 1]), 1, 3)), [0, 0, 0]);
+  assert.deepEqual(Array.from(rgba(Uint8Array.from([1, 2, 3, 250, 251, 252]))), [1, 2, 3, 255, 250, 251, 252, 255]);
 });
 
 test("an area-filling dashboard has one card of each kind, whatever the tags, and no empty message", () => {
