@@ -12,7 +12,7 @@ def _():
     import tbnb
 
     board = tbnb.show(os.environ["TBNB_TEST_LOGDIR"], reload_interval=0.5)
-    board
+    board  # noqa: B018 - a marimo cell shows its last expression
     return (board,)
 
 
