@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 from .harness import BrowserLog, assert_only_loopback, own_page, screenshot
-from .host_apps import LIVE_DEADLINE, host_env, require_module, serving, wait_for_last_step, write_loss
+from .host_apps import (
+    LIVE_DEADLINE,
+    charts,
+    host_env,
+    require_module,
+    serving,
+    wait_for_last_step,
+    write_loss,
+)
 
 pytestmark = pytest.mark.ui
 
@@ -45,6 +53,7 @@ def test_marimo_draws_and_updates_live(mode: str, browser, tmp_path: Path) -> No
         chart = wait_for_last_step(page, "loss", "b", 9, timeout=LIVE_DEADLINE)
         assert {t["name"] for t in chart["traces"]} == {"a", "b"}
         assert chart["sub"].startswith("90 points"), chart["sub"]
+        assert len(charts(page)) == 1  # shown once: tbnb.show's display() adds no second board
         screenshot(page, f"marimo-{mode}", full_page=True)
         errors = [e for e in log.errors() if "tbnb" in e or "plotly" in e.lower()]
         assert not errors, errors
