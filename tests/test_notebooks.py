@@ -8,6 +8,14 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+#: What some notebooks must print: values their cells read back from the board or the logdir.
+PRINTS = {
+    "live_training.ipynb": ["2 runs, 330 points", "sgd/lr_0.05"],  # 2 x (150 losses + 15 histograms)
+    "comparing_runs.ipynb": ["['adam/lr_0.001', 'adam/lr_0.01', 'sgd/lr_0.1']",
+                             "{'adam/lr_0.001': 800, 'adam/lr_0.01': 800}"],
+    "report.ipynb": ["tbnb histograms card 'weights/dense_1'", "tbnb images card 'inputs/sample'",
+                     "report.html: 4 cards"],
+}
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[n.name for n in NOTEBOOKS])
@@ -23,6 +31,9 @@ def test_notebook_runs(notebook: Path, tmp_path: Path) -> None:
     assert not [o for o in outputs if o.output_type == "error"]
     widgets = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert widgets, "the notebook should display at least one board"
+    printed = "\n".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
+    missing = [text for text in PRINTS.get(notebook.name, []) if text not in printed]
+    assert not missing, f"{notebook.name} did not print {missing}"
     if notebook.name == "quickstart.ipynb":
         text = "\n".join(o.get("data", {}).get("text/plain", "") for o in outputs)
         assert "mnist/lr_0.1" in text and "loss/train" in text  # board.view read the points back

@@ -221,6 +221,9 @@ range; any width): a twin card in the pinned section, or another view of the sam
 the card's zoom and hover, and does not settle the pending request (its own reply still comes).
 The page still re-asks after ``changed``; when the kernel is idle that reply follows the push.
 Pushing stops when the widget is closed.
+``board.refresh()`` (resync.py) reloads, then sends from the calling thread the whole current
+state for a front end that missed messages: every trait, an unasked ``index``, and a pushed reply
+to every remembered request whether or not its data changed.
 
 Step selection and the data table (version 1 addition; scalar cards)
 --------------------------------------------------------------------

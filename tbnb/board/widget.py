@@ -43,6 +43,7 @@ from .protocol import (
 )
 from .pushed import PushedReplies
 from .request import Reply, RequestError, Settings
+from .resync import everything_changed
 from .router import Router
 from .sources import MultiLogdir
 from .traits import ChoiceList, RegexList, StrList
@@ -203,12 +204,21 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
                           tag_filter=self.tag_filter, view_state=self.view_state, x_axis=self.x_axis)
 
     def refresh(self) -> None:
-        """Reload now and push what changed, from this thread.
+        """Reload now, then send the page the board's whole current state again, from this thread.
 
-        For Colab, where messages sent by the poll thread are not rendered, and for a training
-        loop that wants the board up to date at a point of its choosing.
+        For front ends that miss messages (Colab renders nothing the poll thread sends; VS Code
+        may render a view late) and for a training loop that wants the board up to date at a
+        point of its choosing: besides announcing what the reload found, it re-sends every
+        trait, the run/tag index, and a fresh reply to each data request the page made
+        (resync.py), so a page that missed earlier updates draws the current data.
         """
-        self._poll_tick()
+        self._poll_tick(push=False)  # the pushes below answer every remembered request anyway
+        if self.comm is None or self._pushed is None or self._pushed.closed:
+            return
+        with self._state_lock:
+            self.send_state()
+        self._send_msg(*self._answer_index({}))
+        self._router.push(everything_changed(self._source))
 
     def close(self) -> None:
         """Stop polling and close the widget (its views disappear from the page)."""
@@ -247,8 +257,9 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
 
     # -- polling ---------------------------------------------------------------------------------
 
-    def _poll_tick(self) -> None:
-        """One reload: send ``changed`` if anything changed, update ``status`` if it differs."""
+    def _poll_tick(self, push: bool = True) -> None:
+        """One reload: send ``changed`` (and pushed replies unless ``push`` is false) if anything
+        changed, update ``status`` if it differs."""
         with self._tick_lock:
             try:
                 result = self._source.reload()
@@ -256,9 +267,9 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
                 log.warning("tbnb: reload of %s failed: %s", self._source.describe(), err)
                 self._push_status(time.time(), f"reload failed: {err}")
                 return
-            self._absorb(result, time.time())
+            self._absorb(result, time.time(), push=push)
 
-    def _absorb(self, result: ReloadResult, now: float, notify: bool = True) -> None:
+    def _absorb(self, result: ReloadResult, now: float, notify: bool = True, push: bool = True) -> None:
         """Colour new runs, tell the page what changed, refresh the status."""
         if result.new_runs:
             self._color_runs(result.new_runs)
@@ -270,7 +281,8 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         if result and notify:
             changed = changed_reply(self._source, result)
             self._send_msg(changed, [])
-            self._router.push(changed)
+            if push:
+                self._router.push(changed)
         self._push_status(now if result else None)
 
     def _color_runs(self, runs: list[str]) -> None:
