@@ -85,8 +85,10 @@ class RemoteStorage:
             raise StorageError(f"reading {protocol}:// logdirs needs fsspec: {_install_hint(protocol)}") from None
         try:
             self.fs, root = fsspec.core.url_to_fs(url, **_options(protocol, storage_options))
-        except ImportError:
-            raise StorageError(f"reading {protocol}:// logdirs needs a package: {_install_hint(protocol)}") from None
+        except ImportError as err:
+            said = " ".join(str(err).split())
+            raise StorageError(f"reading {protocol}:// logdirs needs a package that is not installed ({said}): "
+                               f"{_install_hint(protocol)}") from None
         except ValueError as err:
             if "protocol" in str(err).lower():
                 raise StorageError(f"unknown protocol {protocol!r} in {self.shown!r}: fsspec knows no such "
