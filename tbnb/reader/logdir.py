@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -34,6 +34,7 @@ from .run_data import RunDelta
 from .series import LazyValues, ScalarSeries, TensorSeries
 from .size_guidance import parse_samples_per_plugin
 from .storage import FilePath, StorageError
+from .tasks import reload_in
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -68,7 +69,10 @@ class Logdir:
     def __init__(self, path: str | os.PathLike[str], *,
                  samples_per_plugin: str | Mapping[str, int | str] | None = None,
                  purge_orphaned_data: bool = True, bulk: bool = True, threads: int | None = None,
-                 storage_options: Mapping[str, Any] | None = None) -> None:
+                 storage_options: Mapping[str, Any] | None = None, executor: Executor | None = None) -> None:
+        #: Where changed runs are reloaded: None for this process's threads, or any
+        #: ``concurrent.futures.Executor`` (a process pool, a Dask client's ``get_executor()``).
+        self.executor = executor
         try:
             self.storage = open_storage(path, storage_options)
         except StorageError as err:
@@ -143,6 +147,8 @@ class Logdir:
         Runs share nothing, and the bulk paths spend their time in numpy calls that release
         the GIL, so threads give real parallelism without copying data between processes.
         """
+        if self.executor is not None and jobs:
+            return reload_in(self.executor, [(run, files) for _, run, files in jobs])
         workers = min(len(jobs), self.threads)
         buffers = ReadBufferPool()  # one read buffer per worker, reused run after run
 
@@ -336,14 +342,18 @@ class Logdir:
 
 
 def load(logdir: str | os.PathLike[str], *, samples_per_plugin: str | Mapping[str, Any] | None = None,
-         purge_orphaned_data: bool = True, storage_options: Mapping[str, Any] | None = None) -> Logdir:
+         purge_orphaned_data: bool = True, storage_options: Mapping[str, Any] | None = None,
+         executor: Executor | None = None) -> Logdir:
     """Read a whole logdir now; ``reload()`` the result later to read only what is new.
 
     ``logdir`` is a local path or any fsspec URL (``s3://bucket/exp``, ``gs://...``,
     ``memory://...``); ``storage_options`` go to its filesystem (endpoint, credentials).
+    ``executor`` (any ``concurrent.futures.Executor``, e.g. ``dask.distributed.Client(...)
+    .get_executor()``) parses changed runs in its tasks; only new points and sampled items
+    come back. The executor's workers need tbnb and, for URLs, their own access to the storage.
     """
     lg = Logdir(logdir, samples_per_plugin=samples_per_plugin, purge_orphaned_data=purge_orphaned_data,
-                storage_options=storage_options)
+                storage_options=storage_options, executor=executor)
     lg.check()
     lg.reload()
     return lg

@@ -10,6 +10,7 @@ names what to install.
 
 from __future__ import annotations
 
+import copy
 import posixpath
 import re
 from collections.abc import Mapping
@@ -160,6 +161,11 @@ class RemoteStorage:
 
     def read_range(self, path: FilePath, start: int, length: int) -> bytes:
         return bytes(self.fs.cat_file(str(path), start=start, end=start + length))
+
+    def for_files(self, paths: list[FilePath]) -> RemoteStorage:
+        task = copy.copy(self)
+        task.sizes = {str(p): self.sizes[str(p)] for p in paths if str(p) in self.sizes}
+        return task
 
     def directory(self, run: str) -> FilePath:
         base = self.fs.unstrip_protocol(self.root).rstrip("/")

@@ -8,6 +8,7 @@ newest file and so loses a second writer's data). What the records say is ``RunD
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -71,6 +72,20 @@ class Run:
         self.data.flush(delta)
         delta.problems.sort(key=lambda p: (p.path, p.offset))
         return delta
+
+    def for_task(self, paths: list[FilePath]) -> Run:
+        """A copy of this run to reload in a task (``tasks``): where each file was read to,
+        the storage (its listing cut to ``paths``), and ``RunData.for_task``'s copy of the data."""
+        task = copy.copy(self)
+        task.storage = self.storage.for_files(paths)
+        task.files = {p: FileState(s.offset, s.size) for p, s in self.files.items()}
+        task.data = self.data.for_task()
+        return task
+
+    def absorb(self, done: Run, delta: RunDelta) -> None:
+        """Take a task's reload (``done``, made by ``for_task``): its offsets and data."""
+        self.files = done.files
+        self.data.absorb(done.data, delta)
 
     def changed(self, paths: list[FilePath]) -> bool:
         """Whether a reload could find anything: a file added or gone, one of another size, or

@@ -56,6 +56,9 @@ class Storage(Protocol):
     def directory(self, run: str) -> FilePath:
         """Where a run's event files are (``"."``: the logdir itself)."""
 
+    def for_files(self, paths: list[FilePath]) -> Storage:
+        """This storage as a task reading only ``paths`` needs it (small to send elsewhere)."""
+
 
 class LocalStorage:
     """A directory on this machine: plain file reads, no fsspec."""
@@ -94,6 +97,9 @@ class LocalStorage:
 
     def directory(self, run: str) -> FilePath:
         return self.path if run == "." else self.path / run
+
+    def for_files(self, paths: list[FilePath]) -> LocalStorage:
+        return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (LocalStorage, (self.path,))
