@@ -73,7 +73,8 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
     """TensorBoard's dashboards for a logdir, live in the output cell.
 
     ``Board(logdir)`` or ``Board(logdir_spec="name1:path1,name2:path2")``; the other arguments
-    are TensorBoard's flags; ``**settings`` sets any trait below. The logdir is read now and
+    are TensorBoard's flags (``storage_options`` for a URL logdir such as ``s3://...``);
+    ``**settings`` sets any trait below. The logdir is read now and
     then every ``reload_interval`` seconds (0: only now, and on ``refresh()``).
     """
 
