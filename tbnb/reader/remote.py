@@ -11,6 +11,7 @@ names what to install.
 from __future__ import annotations
 
 import copy
+import os
 import posixpath
 import re
 from collections.abc import Mapping
@@ -56,6 +57,10 @@ def _options(protocol: str, storage_options: Mapping[str, Any] | None) -> dict[s
     options = dict(storage_options or {})
     if protocol in ("s3", "s3a") and "config_kwargs" not in options:
         options["config_kwargs"] = S3_CONFIG
+    if protocol in ("gs", "gcs") and (options.get("endpoint_url") or os.environ.get("STORAGE_EMULATOR_HOST")):
+        # An emulator: recent gcsfs would first ask it, over gRPC, for a storage layout that
+        # emulators do not serve, and wait a minute per bucket (unless the user chose already).
+        os.environ.setdefault("GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT", "false")
     return options
 
 

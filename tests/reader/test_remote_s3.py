@@ -167,3 +167,24 @@ def test_a_missing_bucket_and_an_unreachable_endpoint(endpoint: str) -> None:
     with pytest.raises(LogdirError, match="cannot reach.*check the endpoint URL"):
         tbnb.load("s3://tblogs/exp", storage_options=options("http://127.0.0.1:9"))
     assert time.monotonic() - start < 60
+
+
+def test_an_s3_logdir_parsed_in_worker_processes(tmp_path: Path, endpoint: str, bucket: str) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .test_tasks import assert_same, grow
+
+    writers = {name: EventWriter(tmp_path / name) for name in ("a", "b")}
+    grow(tmp_path, writers, range(0, 30))
+    upload(endpoint, bucket, tmp_path, "exp")
+    url = f"s3://{bucket}/exp"
+    with ProcessPoolExecutor(max_workers=2) as pool:  # each worker opens its own S3 client
+        remote = tbnb.load(url, storage_options=options(endpoint), executor=pool)
+        assert_same(tbnb.load(tmp_path), remote)
+        grow(tmp_path, writers, range(30, 40))
+        upload(endpoint, bucket, tmp_path, "exp")
+        assert remote.reload().points == {("a", "loss"): 10, ("b", "loss"): 10, ("a", "weights"): 2,
+                                          ("b", "weights"): 2}
+        assert_same(tbnb.load(tmp_path), remote)
+    for w in writers.values():
+        w.close()
