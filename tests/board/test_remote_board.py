@@ -32,3 +32,13 @@ def test_a_board_reads_a_memory_url(tmp_path: Path, make_board: Callable[..., An
         assert len(finds) == 1  # one listing per poll, status included
     finally:
         fs.rm(url, recursive=True)
+
+
+def test_the_magic_and_board_pass_urls_through(make_board: Callable[..., Any]) -> None:
+    from tbnb import LogdirError
+    from tbnb.board.magic import parse_line
+
+    args = parse_line("--logdir s3://bucket/exp --reload_interval 0")
+    assert args is not None and args.board_kwargs()["logdir"] == "s3://bucket/exp"
+    with pytest.raises(LogdirError, match="unknown protocol 'nosuchproto'"):
+        make_board("nosuchproto://bucket/exp")
