@@ -33,6 +33,7 @@ PACKAGES = {
 S3_CONFIG = {"connect_timeout": 5, "read_timeout": 30, "retries": {"max_attempts": 2}}
 
 _USERINFO = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@")
+_USERINFO_ANYWHERE = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]*@")
 
 
 def shown_url(url: str) -> str:
@@ -66,7 +67,7 @@ def _options(protocol: str, storage_options: Mapping[str, Any] | None) -> dict[s
 
 def describe_error(err: BaseException, shown: str) -> str:
     """One line for an error met reaching ``shown``: what went wrong and what to check."""
-    text = " ".join(str(err).split()) or type(err).__name__
+    text = _USERINFO_ANYWHERE.sub(r"\1", " ".join(str(err).split())) or type(err).__name__
     if isinstance(err, FileNotFoundError):
         return f"logdir {shown!r} not found: {text} (check the bucket name and path)"
     if isinstance(err, PermissionError):
@@ -111,9 +112,9 @@ class RemoteStorage:
     def _find(self) -> dict[str, int]:
         """One listing of everything under the root: ``{file URL: size}`` (cached listings
         dropped first, so that a re-uploaded object shows its new size)."""
+        self.listed = True  # (a listing that fails counts: ``exists`` does not ask again each poll)
         self.fs.invalidate_cache(self.root)
         found = self.fs.find(self.root, detail=True)
-        self.listed = True
         return {self.fs.unstrip_protocol(path): int(info.get("size") or 0)
                 for path, info in found.items() if info.get("type", "file") != "directory"}
 

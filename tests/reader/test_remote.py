@@ -201,10 +201,12 @@ def test_fsspec_missing_names_the_extra_to_install(monkeypatch: pytest.MonkeyPat
 
 
 def test_credentials_in_the_url_are_never_shown(tmp_path: Path, bucket: str) -> None:
-    from tbnb.reader.remote import shown_url
+    from tbnb.reader.remote import describe_error, shown_url
 
     assert shown_url("s3://KEY:SECRET@bucket/exp?token=abc#x") == "s3://bucket/exp"
     assert shown_url("memory://bucket/exp") == "memory://bucket/exp"
     with pytest.raises(LogdirError) as err:
         tbnb.load("nosuchproto://user:hunter2@bucket/exp?sig=abc")
     assert "hunter2" not in str(err.value) and "sig=" not in str(err.value)
+    said = describe_error(OSError("Could not connect to the endpoint URL: http://ak:sk@10.0.0.1:9/b"), "s3://b")
+    assert "sk@" not in said and "http://10.0.0.1:9/b" in said and "check the endpoint URL" in said
