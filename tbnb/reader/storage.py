@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, Union
 
-from .discovery import find_runs
+from .discovery import find_run_files
 from .problems import Problem
 
 #: An event file's path: a ``Path`` for a local logdir, the filesystem's path string otherwise.
@@ -81,8 +81,8 @@ class LocalStorage:
     def list_runs(self) -> tuple[dict[str, list[FilePath]], list[Problem]]:
         if not self.path.is_dir():
             return {}, []
-        runs, problems = find_runs(self.path)
-        return dict(runs), problems  # (a dict of Path lists is a dict of FilePath lists)
+        runs, problems = find_run_files(self.path)
+        return dict(runs), problems  # (a dict of str lists is a dict of FilePath lists)
 
     def size(self, path: FilePath) -> int:
         return os.stat(path).st_size
