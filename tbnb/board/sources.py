@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..reader.group_frame import GroupSpec, groups_frame
+from ..reader.location import is_url
 from ..reader.logdir import Logdir, ReloadResult
 from ..reader.problems import Problem
 from ..reader.series import ScalarSeries, TensorSeries
@@ -78,17 +79,19 @@ class MultiLogdir:
     @classmethod
     def open(cls, logdir: str | os.PathLike[str] | None = None, logdir_spec: str | None = None, *,
              samples_per_plugin: str | Mapping[str, Any] | None = None,
-             purge_orphaned_data: bool = True) -> MultiLogdir:
+             purge_orphaned_data: bool = True, storage_options: Mapping[str, Any] | None = None) -> MultiLogdir:
         """Exactly one of ``logdir`` and ``logdir_spec``; nothing is read yet (call ``reload``).
 
         A logdir that does not exist yet is accepted: a live board waits for training to start.
+        ``storage_options`` go to the filesystem of every URL logdir (``s3://...``).
         """
         if (logdir is None) == (logdir_spec is None):
             raise ValueError("pass exactly one of logdir and logdir_spec")
         pairs = [(None, str(logdir))] if logdir is not None else parse_logdir_spec(str(logdir_spec))
         opts: dict[str, Any] = {"samples_per_plugin": samples_per_plugin,
                                 "purge_orphaned_data": purge_orphaned_data}
-        return cls([(name, Logdir(path, **opts)) for name, path in pairs])
+        return cls([(name, Logdir(path, **opts, storage_options=storage_options if is_url(path) else None))
+                     for name, path in pairs])
 
     # -- naming ------------------------------------------------------------------------------
 
@@ -130,7 +133,7 @@ class MultiLogdir:
 
     def missing(self) -> list[str]:
         """Logdirs that do not exist (yet)."""
-        return [str(lg.path) for _, lg in self.entries if not lg.path.is_dir()]
+        return [str(lg.path) for _, lg in self.entries if not lg.exists()]
 
     def runs(self) -> list[str]:
         """Run names, sorted. Named logdirs win over unnamed ones, and the first unnamed logdir
@@ -213,7 +216,7 @@ class MultiLogdir:
         return pd.concat(frames, ignore_index=True)
 
     @property
-    def path(self) -> Path:
+    def path(self) -> Path | str:
         """The first logdir's path (the one shown when there is a single logdir)."""
         return self.entries[0][1].path
 

@@ -24,7 +24,7 @@ import anywidget
 from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe, validate
 
 from ..cards.board import CardMethods
-from . import assets
+from . import assets, shared
 from .cells import execution_count
 from .core import changed_reply, index_reply, plotly_reply, totals
 from .dashboards import trait_mixins
@@ -74,7 +74,8 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
     """TensorBoard's dashboards for a logdir, live in the output cell.
 
     ``Board(logdir)`` or ``Board(logdir_spec="name1:path1,name2:path2")``; the other arguments
-    are TensorBoard's flags; ``**settings`` sets any trait below. The logdir is read now and
+    are TensorBoard's flags (``storage_options`` for a URL logdir such as ``s3://...``);
+    ``**settings`` sets any trait below. The logdir is read now and
     then every ``reload_interval`` seconds (0: only now, and on ``refresh()``).
     """
 
@@ -109,7 +110,8 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
     def __init__(self, logdir: str | os.PathLike[str] | None = None, *, logdir_spec: str | None = None,
                  reload_interval: float = DEFAULT_RELOAD_INTERVAL,
                  samples_per_plugin: str | Mapping[str, Any] | None = None,
-                 purge_orphaned_data: bool = True, **settings: Any) -> None:
+                 purge_orphaned_data: bool = True, storage_options: Mapping[str, Any] | None = None,
+                 **settings: Any) -> None:
         esm = assets.read_bundle()  # first: no comm is opened for a board that cannot render
         unknown = sorted(set(settings) - set(SETTINGS))
         if unknown:
@@ -117,8 +119,9 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         if not (isinstance(reload_interval, (int, float)) and math.isfinite(reload_interval)
                 and reload_interval >= 0):
             raise ValueError(f"reload_interval must be a number of seconds >= 0, got {reload_interval!r}")
-        self._source = MultiLogdir.open(logdir, logdir_spec, samples_per_plugin=samples_per_plugin,
-                                        purge_orphaned_data=purge_orphaned_data)
+        # Boards on the same logdir with the same flags share one reader (released with the last).
+        self._source = shared.acquire(logdir, logdir_spec, samples_per_plugin=samples_per_plugin,
+                                      purge_orphaned_data=purge_orphaned_data, storage_options=storage_options)
         self._reload_interval = float(reload_interval)
         self._state_lock = threading.RLock()
         self._tick_lock = threading.Lock()
@@ -319,6 +322,9 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         if self._pushed is not None:
             self._pushed.close()
         self._stop_polling()
+        source = getattr(self, "_source", None)  # None on a board whose __init__ failed early
+        if isinstance(source, shared.SharedSource):
+            source.release()
 
     def _stop_polling(self) -> None:
         poller, self._poller = self._poller, None

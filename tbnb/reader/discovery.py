@@ -18,39 +18,57 @@ def is_event_file(name: str) -> bool:
     return "tfevents" in name and not name.endswith(".profile-empty")
 
 
-def run_name(logdir: Path, directory: Path) -> str:
-    """Name of the run in ``directory``: relative to ``logdir``, ``/``-separated, ``.`` for the root."""
-    rel = os.path.relpath(directory, logdir)
-    return "." if rel == "." else rel.replace(os.sep, "/")
-
-
 def find_runs(logdir: str | os.PathLike[str]) -> tuple[dict[str, list[Path]], list[Problem]]:
     """Walk ``logdir`` and return ``{run name: [event file paths in name order]}`` plus problems.
 
     Unreadable directories are reported, not fatal; symlinked directories are followed once
     (a link cycle is not walked twice).
     """
-    root = Path(logdir)
-    runs: dict[str, list[Path]] = {}
+    runs, problems = find_run_files(logdir)
+    return {name: [Path(f) for f in files] for name, files in runs.items()}, problems
+
+
+def find_run_files(logdir: str | os.PathLike[str]) -> tuple[dict[str, list[str]], list[Problem]]:
+    """``find_runs`` with the paths as strings: what a reload walks each poll, so it makes no
+    path objects (top-down, subdirectories in name order, as ``os.walk`` would)."""
+    root = os.fspath(logdir)
+    runs: dict[str, list[str]] = {}
     problems: list[Problem] = []
     seen: set[tuple[int, int]] = set()
+    prefix = len(root.rstrip(os.sep)) + 1
 
-    def on_error(err: OSError) -> None:
-        problems.append(Problem(str(err.filename or root), 0, f"cannot read directory: {err.strerror or err}"))
-
-    for dirpath, dirnames, filenames in os.walk(root, onerror=on_error, followlinks=True):
+    def walk(directory: str) -> None:
         try:
-            st = os.stat(dirpath)
+            st = os.stat(directory)
         except OSError:
-            continue
+            return
         key = (st.st_dev, st.st_ino)
         if key in seen:
-            dirnames[:] = []
-            continue
+            return
         seen.add(key)
-        dirnames.sort()
-        files = sorted(f for f in filenames if is_event_file(f))
+        try:
+            with os.scandir(directory) as it:
+                entries = list(it)
+        except OSError as err:
+            problems.append(Problem(str(err.filename or directory), 0, f"cannot read directory: {err.strerror or err}"))
+            return
+        files: list[str] = []
+        subdirs: list[str] = []
+        for entry in entries:
+            try:
+                if entry.is_dir():
+                    subdirs.append(entry.name)
+                    continue
+            except OSError:
+                continue
+            if is_event_file(entry.name):
+                files.append(entry.name)
         if files:
-            directory = Path(dirpath)
-            runs[run_name(root, directory)] = [directory / f for f in files]
+            files.sort()
+            rel = directory[prefix:] if len(directory) >= prefix else ""
+            runs[rel.replace(os.sep, "/") if rel else "."] = [os.path.join(directory, f) for f in files]
+        for name in sorted(subdirs):
+            walk(os.path.join(directory, name))
+
+    walk(root)
     return dict(sorted(runs.items())), problems

@@ -5,15 +5,16 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .discovery import find_runs
 from .group_frame import GroupSpec, groups_frame
+from .location import open_storage
 from .payloads import decode_payload, readable
 from .plugins.embeddings import Embeddings, embeddings
 from .plugins.graph import Graph, GraphError
@@ -33,13 +34,16 @@ from .run import Run
 from .run_data import RunDelta
 from .series import LazyValues, ScalarSeries, TensorSeries
 from .size_guidance import parse_samples_per_plugin
+from .storage import FilePath, StorageError
+from .tasks import reload_in
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
 class LogdirError(ValueError):
-    """A logdir that cannot be read at all (missing, or not a directory)."""
+    """A logdir that cannot be read at all (missing, not a directory, a URL whose storage
+    cannot be reached or needs a package that is not installed)."""
 
 
 @dataclass
@@ -65,8 +69,17 @@ class Logdir:
 
     def __init__(self, path: str | os.PathLike[str], *,
                  samples_per_plugin: str | Mapping[str, int | str] | None = None,
-                 purge_orphaned_data: bool = True, bulk: bool = True, threads: int | None = None) -> None:
-        self.path = Path(path).expanduser()
+                 purge_orphaned_data: bool = True, bulk: bool = True, threads: int | None = None,
+                 storage_options: Mapping[str, Any] | None = None, executor: Executor | None = None) -> None:
+        #: Where changed runs are reloaded: None for this process's threads, or any
+        #: ``concurrent.futures.Executor`` (a process pool, a Dask client's ``get_executor()``).
+        self.executor = executor
+        try:
+            self.storage = open_storage(path, storage_options)
+        except StorageError as err:
+            raise LogdirError(str(err)) from None
+        #: The logdir: a Path when local, the URL (without credentials) otherwise.
+        self.path: Path | str = self.storage.directory(".")
         #: False forces the sequential, one-protobuf-per-record path (the bulk path's reference).
         self.bulk = bulk
         #: Runs reloaded at once (threads).
@@ -80,29 +93,40 @@ class Logdir:
     # -- loading ------------------------------------------------------------------------------
 
     def check(self) -> None:
-        """Raise LogdirError if the logdir does not exist or is not a directory."""
-        if not self.path.exists():
-            raise LogdirError(f"logdir {str(self.path)!r} does not exist")
-        if not self.path.is_dir():
-            raise LogdirError(f"logdir {str(self.path)!r} is not a directory (pass the folder that holds the runs)")
+        """Raise LogdirError if the logdir does not exist or is not a directory (for a URL: its
+        storage cannot be listed, with a one-line reason)."""
+        try:
+            self.storage.check()
+        except StorageError as err:
+            raise LogdirError(str(err)) from None
+
+    def exists(self) -> bool:
+        """Whether the logdir is there now (a live board waits for a logdir that is not)."""
+        return self.storage.exists()
 
     def reload(self) -> ReloadResult:
         """Discover runs and read only what is new in every event file; return what changed."""
         result = ReloadResult()
         with self._lock:
-            found, problems = find_runs(self.path) if self.path.is_dir() else ({}, [])
+            try:
+                found, problems = self.storage.list_runs()
+            except OSError as err:  # a listing that failed (remote): keep everything, report it
+                result.problems.append(Problem(self.storage.shown, 0, str(err)))
+                for problem in result.problems:
+                    self._problems[problem] = None
+                return result
             result.problems.extend(problems)
             for name in [n for n in self._runs if n not in found]:
                 del self._runs[name]
                 result.removed_runs.append(name)
                 result.problems.append(Problem(str(self.run_directory(name)), 0,
                                                f"run {name!r} removed: its event files are gone, so its data was dropped"))
-            jobs: list[tuple[str, Run, list[Path]]] = []
+            jobs: list[tuple[str, Run, list[FilePath]]] = []
             for name, files in found.items():
                 run = self._runs.get(name)
                 if run is None:
-                    run = self._runs[name] = Run(name, files[0].parent, self.capacities,
-                                                 self.purge_orphaned_data, self.bulk)
+                    run = self._runs[name] = Run(name, self.storage.directory(name), self.capacities,
+                                                 self.purge_orphaned_data, self.bulk, self.storage)
                     result.new_runs.append(name)
                 jobs.append((name, run, files))
             jobs = [job for job in jobs if job[1].changed(job[2])]  # a poll mostly finds one run grown
@@ -118,16 +142,18 @@ class Logdir:
                 self._problems[problem] = None
         return result
 
-    def _reload_runs(self, jobs: list[tuple[str, Run, list[Path]]]) -> list[RunDelta]:
+    def _reload_runs(self, jobs: list[tuple[str, Run, list[FilePath]]]) -> list[RunDelta]:
         """Reload runs, several at once when there are cores to spare.
 
         Runs share nothing, and the bulk paths spend their time in numpy calls that release
         the GIL, so threads give real parallelism without copying data between processes.
         """
+        if self.executor is not None and jobs:
+            return reload_in(self.executor, [(run, files) for _, run, files in jobs])
         workers = min(len(jobs), self.threads)
         buffers = ReadBufferPool()  # one read buffer per worker, reused run after run
 
-        def reload(job: tuple[str, Run, list[Path]]) -> RunDelta:
+        def reload(job: tuple[str, Run, list[FilePath]]) -> RunDelta:
             with buffers.lease() as buffer:
                 return job[1].reload(job[2], buffer)
 
@@ -188,7 +214,8 @@ class Logdir:
                 raise KeyError(f"run {run!r} has no tensor tag {tag!r}")
             plugin = data.plugin(tag)
             assert plugin is not None  # a sampled series has a plugin
-        items, bad = readable(items, data.decoded)
+        read_range = self.storage.read_range
+        items, bad = readable(items, data.decoded, read_range)
         if bad:
             with self._lock:
                 for item, reason in bad:
@@ -199,7 +226,7 @@ class Logdir:
             plugin,
             np.array([it.step for it in items], dtype=np.int64),
             np.array([it.wall_time for it in items], dtype=np.float64),
-            LazyValues(items, decode_payload),
+            LazyValues(items, partial(decode_payload, read_range=read_range)),
         )
 
     def graphs(self, run: str) -> list[str]:
@@ -252,13 +279,17 @@ class Logdir:
             return self._run(run).data.start_time
 
     def run_directory(self, run: str) -> Path:
-        """Where the run's event files are."""
-        return self.path if run == "." else self.path / run
+        """Where the run's event files are (for a URL logdir: the run's URL, as a str)."""
+        return self.storage.directory(run)  # type: ignore[return-value]
 
     def embeddings(self, run: str) -> Embeddings:
         """Every embedding of the run's projector config(s), by tensor name (``"."``: the logdir
         itself): ``e.tensor`` (float32 [N, D]), ``e.metadata``, ``e.sprite``; what cannot be read
         is listed in the result's ``problems``."""
+        if self.storage.remote:
+            found = Embeddings()
+            found.problems.append(f"{self.storage.shown}: embeddings are read from local logdirs only")
+            return found
         return embeddings(self, run)
 
     def projector(self, run: str) -> ProjectorInfo | None:
@@ -266,6 +297,8 @@ class Logdir:
 
         A malformed config is recorded in ``problems`` and reads as None.
         """
+        if self.storage.remote:  # projector configs name local files
+            return None
         directory = self.run_directory(run)
         try:
             return read_projector(run, directory)
@@ -318,9 +351,18 @@ class Logdir:
 
 
 def load(logdir: str | os.PathLike[str], *, samples_per_plugin: str | Mapping[str, Any] | None = None,
-         purge_orphaned_data: bool = True) -> Logdir:
-    """Read a whole logdir now; ``reload()`` the result later to read only what is new."""
-    lg = Logdir(logdir, samples_per_plugin=samples_per_plugin, purge_orphaned_data=purge_orphaned_data)
+         purge_orphaned_data: bool = True, storage_options: Mapping[str, Any] | None = None,
+         executor: Executor | None = None) -> Logdir:
+    """Read a whole logdir now; ``reload()`` the result later to read only what is new.
+
+    ``logdir`` is a local path or any fsspec URL (``s3://bucket/exp``, ``gs://...``,
+    ``memory://...``); ``storage_options`` go to its filesystem (endpoint, credentials).
+    ``executor`` (any ``concurrent.futures.Executor``, e.g. ``dask.distributed.Client(...)
+    .get_executor()``) parses changed runs in its tasks; only new points and sampled items
+    come back. The executor's workers need tbnb and, for URLs, their own access to the storage.
+    """
+    lg = Logdir(logdir, samples_per_plugin=samples_per_plugin, purge_orphaned_data=purge_orphaned_data,
+                storage_options=storage_options, executor=executor)
     lg.check()
     lg.reload()
     return lg

@@ -11,6 +11,8 @@ one bad value and its steps and values stay aligned.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from google.protobuf.message import DecodeError
 
@@ -24,17 +26,28 @@ from .proto import event_pb2
 DECODE_ERRORS = (DecodeError, ValueError, IndexError, OverflowError, OSError)
 
 
-def decode_payload(payload: BlobRef | Record) -> np.ndarray:
-    """A sampled item in its plugin's tensor form: decoded from memory, or read from disk first."""
+#: Reads ``length`` bytes of a file from an offset (``Storage.read_range``: local or remote).
+ReadRange = Callable[[str, int, int], bytes]
+
+
+def read_local(path: str, start: int, length: int) -> bytes:
+    """``length`` bytes of a local file from ``start``."""
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        return fh.read(length)
+
+
+def decode_payload(payload: BlobRef | Record, read_range: ReadRange = read_local) -> np.ndarray:
+    """A sampled item in its plugin's tensor form: decoded from memory, or its blob read first
+    (from where the logdir is: ``read_range``)."""
     if isinstance(payload, BlobRef):
-        with open(payload.path, "rb") as fh:
-            fh.seek(payload.offset)
-            payload = Record(fh.read(payload.length), payload.index)
+        payload = Record(read_range(payload.path, payload.offset, payload.length), payload.index)
     value = event_pb2.Event.FromString(payload.data).summary.value[payload.index]
     return data_compat.tensor_of(value)
 
 
-def readable(items: list[Item], decoded: set[BlobRef | Record]) -> tuple[list[Item], list[tuple[Item, str]]]:
+def readable(items: list[Item], decoded: set[BlobRef | Record],
+             read_range: ReadRange = read_local) -> tuple[list[Item], list[tuple[Item, str]]]:
     """(the items that decode, (item, reason) for each that does not). ``decoded`` holds the
     payloads already found to decode (checked once each; those that decode are added)."""
     good: list[Item] = []
@@ -43,7 +56,7 @@ def readable(items: list[Item], decoded: set[BlobRef | Record]) -> tuple[list[It
         payload = item.payload
         if payload not in decoded:
             try:
-                decode_payload(payload)
+                decode_payload(payload, read_range)
             except DECODE_ERRORS as err:
                 bad.append((item, str(err) or type(err).__name__))
                 continue

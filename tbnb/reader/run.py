@@ -8,9 +8,8 @@ newest file and so loses a second writer's data). What the records say is ``RunD
 
 from __future__ import annotations
 
-import os
+import copy
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
 from .bulk_apply import apply_batch
@@ -20,6 +19,7 @@ from .problems import Problem
 from .read_buffer import ReadBuffer
 from .records import frame
 from .run_data import RunData, RunDelta
+from .storage import FilePath, LocalStorage, Storage
 
 #: Bytes read from a file at a time (a larger record grows the read until it fits). 8 MiB keeps
 #: the bulk paths efficient while bounding what each loading thread holds at once.
@@ -47,42 +47,61 @@ def _chunk_for(fh: BinaryIO, offset: int) -> int:
 class Run:
     """One run directory: where each of its event files has been read to, and its ``data``."""
 
-    def __init__(self, name: str, directory: Path, capacities: dict[str, int | None],
-                 purge_orphaned_data: bool = True, bulk: bool = True) -> None:
+    def __init__(self, name: str, directory: FilePath, capacities: dict[str, int | None],
+                 purge_orphaned_data: bool = True, bulk: bool = True, storage: Storage | None = None) -> None:
         self.name = name
         #: False parses every record with protobuf (the bulk path's reference).
         self.bulk = bulk
         self.directory = directory
-        self.files: dict[Path, FileState] = {}
+        #: Where the files are read from (local files unless told otherwise).
+        self.storage: Storage = storage if storage is not None else LocalStorage(directory)
+        self.files: dict[FilePath, FileState] = {}
         self.data = RunData(capacities, purge_orphaned_data)
 
-    def reload(self, paths: list[Path], buffer: ReadBuffer | None = None) -> RunDelta:
+    def reload(self, paths: list[FilePath], buffer: ReadBuffer | None = None) -> RunDelta:
         """Read what is new in every event file of the run (``paths`` in name order), into
-        ``buffer`` (a buffer of its own if not given)."""
+        ``buffer`` (a buffer of its own if not given). A file that went away is reported; what
+        was read from it stays."""
         delta = RunDelta()
         buffer = buffer or ReadBuffer()
         for gone in [p for p in self.files if p not in paths]:
             del self.files[gone]
+            delta.problems.append(Problem(str(gone), 0, "event file is gone; the data read from it is kept"))
         for path in paths:
             self._read_file(path, self.files.setdefault(path, FileState()), delta, buffer)
         self.data.flush(delta)
         delta.problems.sort(key=lambda p: (p.path, p.offset))
         return delta
 
-    def changed(self, paths: list[Path]) -> bool:
+    def for_task(self, paths: list[FilePath]) -> Run:
+        """A copy of this run to reload in a task (``tasks``): where each file was read to,
+        the storage (its listing cut to ``paths``), and ``RunData.for_task``'s copy of the data."""
+        task = copy.copy(self)
+        task.storage = self.storage.for_files(paths)
+        task.files = {p: FileState(s.offset, s.size) for p, s in self.files.items()}
+        task.data = self.data.for_task()
+        return task
+
+    def absorb(self, done: Run, delta: RunDelta) -> None:
+        """Take a task's reload (``done``, made by ``for_task``): its offsets and data."""
+        self.files = done.files
+        self.data.absorb(done.data, delta)
+
+    def changed(self, paths: list[FilePath]) -> bool:
         """Whether a reload could find anything: a file added or gone, one of another size, or
         one not read to its end (a file that cannot be stat-ed counts: the reload reports it)."""
         if len(paths) != len(self.files) or any(p not in self.files for p in paths):
             return True
         try:
-            sizes = [os.stat(p).st_size for p in paths]
+            size_of = self.storage.size
+            sizes = [size_of(p) for p in paths]
         except OSError:
             return True
         return any(size != self.files[p].size or size != self.files[p].offset for p, size in zip(paths, sizes))
 
-    def _read_file(self, path: Path, state: FileState, delta: RunDelta, buffer: ReadBuffer) -> None:
+    def _read_file(self, path: FilePath, state: FileState, delta: RunDelta, buffer: ReadBuffer) -> None:
         try:
-            size = os.stat(path).st_size
+            size = self.storage.size(path)
         except OSError as err:
             delta.problems.append(Problem(str(path), state.offset, f"cannot stat: {err.strerror or err}"))
             return
@@ -95,7 +114,7 @@ class Run:
             return
         name = str(path)
         try:
-            with open(path, "rb") as fh:
+            with self.storage.open(path) as fh:
                 chunk = READ_CHUNK
                 while state.offset < size:
                     left = size - state.offset

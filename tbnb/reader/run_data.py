@@ -14,6 +14,7 @@ append at ``flush``: a column grows once per reload, not once per point.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -100,6 +101,8 @@ class RunData:
         self._pending: dict[str, _Pending] = {}
         #: Sampled payloads found to decode (``payloads.readable``: each is checked once).
         self.decoded: set[BlobRef | Record] = set()
+        #: Steps of the restarts seen, kept only in a copy made ``for_task``.
+        self.purged_at: list[int] | None = None
 
     # -- the rules ----------------------------------------------------------------------------
 
@@ -241,11 +244,44 @@ class RunData:
 
     def _purge(self, step: int, delta: RunDelta) -> None:
         """A SessionLog START at ``step``: the run restarted there, so later data is orphaned."""
+        if self.purged_at is not None:
+            self.purged_at.append(step)
         self.flush(delta)
         for cols in self._scalars.values():
             delta.purged |= cols.purge(step) > 0
         for series in self._tensors.values():
             delta.purged |= series.purge(step) > 0
+
+    # -- reading in another process (``tasks``) ------------------------------------------------
+
+    def for_task(self) -> RunData:
+        """A copy for a task that reads the run's next bytes elsewhere (an executor's worker):
+        every rule's state and the sampled series, which are bounded, but none of the scalar
+        points, which are most of a run: the task's new points come back alone."""
+        task = copy.copy(self)
+        task._scalars = {tag: ScalarColumns() for tag in self._scalars}
+        task._tensors = copy.deepcopy(self._tensors)
+        task._metadata, task._plugins = dict(self._metadata), dict(self._plugins)
+        task._run_metadata, task._pending = dict(self._run_metadata), {}
+        task.decoded, task.purged_at = set(), []
+        return task
+
+    def absorb(self, done: RunData, delta: RunDelta) -> None:
+        """Take what a task read (``done``, made by ``for_task``): its restarts cut this run's
+        points as they would have here, then its points join their columns; every other fact
+        and the sampled series are the task's."""
+        for step in done.purged_at or ():
+            for cols in self._scalars.values():
+                delta.purged |= cols.purge(step) > 0
+        for tag, cols in done._scalars.items():
+            mine = self._scalars.get(tag)
+            if mine is None:
+                mine = self._scalars[tag] = ScalarColumns()
+            mine.extend(*cols.columns(), self.purge_orphaned_data)
+        self.file_version, self.start_time = done.file_version, done.start_time
+        self._tensors, self._metadata, self._plugins = done._tensors, done._metadata, done._plugins
+        self._graph_def, self._meta_graph_def = done._graph_def, done._meta_graph_def
+        self._run_metadata = done._run_metadata
 
     # -- reading ------------------------------------------------------------------------------
 

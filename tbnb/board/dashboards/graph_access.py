@@ -48,7 +48,7 @@ def graph_stamp(source: MultiLogdir, run: str, tag: str) -> tuple[Any, ...]:
     counts = tuple((t, p, source.point_count(run, t)) for t, p in sorted(tags.items()))
     files: tuple[Any, ...] = ()
     single = source.single
-    if single is not None:
+    if single is not None and not single.storage.remote:  # (a URL logdir: the counts say enough)
         directory = single.run_directory(run)
         stats = []
         for path in directory.iterdir():

@@ -74,7 +74,7 @@ class Store:
         lg, inner = logdir_of(source, run)
         directory = lg.run_directory(inner)
         key = (str(directory), run)
-        signature = _signature(directory) if directory.is_dir() else ()
+        signature = _signature(directory) if not lg.storage.remote and directory.is_dir() else ()
         with self._lock:
             cached = self._runs.get(key)
             if cached is not None and cached[0] == signature:
