@@ -223,3 +223,23 @@ def test_choosing_the_dashboard_builds_the_graph_ahead(make_board: Any, logdir: 
         time.sleep(0.05)
     kept = graphs.kept_hierarchy(source, "cnn", "")  # the first run with a graph, its op graph
     assert kept is not None and graphs.hierarchy(source, "cnn", "") is kept
+
+
+def test_the_first_drawing_does_not_wait_for_the_whole_hierarchy(make_board: Any, logdir: Path) -> None:
+    source = MultiLogdir([(None, make_board(logdir).logdir)])
+    top = graphs.top_level_hierarchy(source, "cnn", "")
+    assert top.top_level and graphs.kept_hierarchy(source, "cnn", "") is None  # nothing more built
+    whole = graphs.hierarchy(source, "cnn", "")
+    assert not whole.top_level and graphs.top_level_hierarchy(source, "cnn", "") is whole
+    assert graphs.kept_hierarchy(source, "cnn", "") is whole
+
+
+def test_only_the_plain_top_level_is_answered_by_the_top_level_hierarchy(make_board: Any, logdir: Path) -> None:
+    board = make_board(logdir)
+    page = Page(board)
+    source = MultiLogdir([(None, board.logdir)])
+    top = page.decoded({"type": "graph", "id": 1, "run": "cnn", "tag": "", "what": "levels"})
+    assert "Net" in top["nodes"]["id"] and top["levels"] == [""]
+    assert graphs.kept_hierarchy(source, "cnn", "") is None
+    opened = page.decoded({"type": "graph", "id": 2, "run": "cnn", "tag": "", "what": "levels", "expanded": ["Net"]})
+    assert "Net" in opened["levels"] and graphs.kept_hierarchy(source, "cnn", "") is not None
