@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import traitlets
-from traitlets import Enum, TraitError, Unicode
+from traitlets import Bool, Dict, Enum, TraitError, Unicode
 
 from ...reader.plugins.graph import Graph, GraphError, Hierarchy, answer, build_hierarchy
 from ..codec import encode
@@ -211,6 +211,12 @@ class Traits(traitlets.HasTraits):
     graph_expanded = StrList().tag(sync=True)
     #: The node shown in the info panel ("" none); clicking a node on the page sets it.
     graph_selected = Unicode("").tag(sync=True)
+    #: The user's choice of series, by id: True grouped into one node, False ungrouped (a series
+    #: not named here is grouped when it has at least five members); the info panel's button.
+    graph_series = Dict(value_trait=Bool(), key_trait=Unicode()).tag(sync=True)
+    #: The user's choice of auxiliary nodes, by id: False removed from the main graph (set beside
+    #: it), True added to it whatever its degree; the info panel's button.
+    graph_include = Dict(value_trait=Bool(), key_trait=Unicode()).tag(sync=True)
     #: A regular expression over node names; the page lists the matches.
     graph_search = Unicode("").tag(sync=True)
     #: What the node colours say.

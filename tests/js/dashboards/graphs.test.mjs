@@ -151,3 +151,17 @@ test("the layout cache: an unchanged level is not laid out again, and lands wher
   assert.deepEqual(again.edges, first.edges);
   assert.deepEqual(again.size, first.size);
 });
+
+test("info panel switches: group or ungroup a series, remove from or add to the main graph", async () => {
+  const { nodeActions } = await import("../../../js/src/graph/panel.js");
+  const op = { id: "s/add_3", kind: "op", series: "s/add_[1-6]", series_grouped: false };
+  const [group, extract] = nodeActions(op, { extract: 0 });
+  assert.deepEqual([group.trait, group.id, group.value, group.text], ["graph_series", "s/add_[1-6]", true, "Group series"]);
+  assert.deepEqual([extract.trait, extract.id, extract.value, extract.text], ["graph_include", "s/add_3", false, "Remove from main graph"]);
+  const series = { id: "s/add_[1-6]", kind: "series", series_grouped: true };
+  const [ungroup, add] = nodeActions(series, { extract: 2 });
+  assert.deepEqual([ungroup.id, ungroup.value, ungroup.text], ["s/add_[1-6]", false, "Ungroup series"]);
+  assert.deepEqual([add.id, add.value, add.text], ["s/add_[1-6]", true, "Add to main graph"]);
+  // a scope that is not drawn (e.g. inside a closed one): no switch
+  assert.deepEqual(nodeActions({ id: "a/b", kind: "scope" }, undefined), []);
+});
