@@ -165,3 +165,29 @@ test("info panel switches: group or ungroup a series, remove from or add to the 
   // a scope that is not drawn (e.g. inside a closed one): no switch
   assert.deepEqual(nodeActions({ id: "a/b", kind: "scope" }, undefined), []);
 });
+
+test("many unconnected children go in a grid below the connected ones, not in one endless row", async () => {
+  const { GRID_MIN } = await import("../../../js/src/graph/nested_layout.js");
+  const n = 3 + 30;
+  const nodes = Array.from({ length: n }, (_, i) => ({ i, id: `s/${i}`, open: false, extract: 0, w: 80, h: 26 }));
+  const edges = [{ s: 0, t: 1 }, { s: 1, t: 2 }];
+  const result = nestedLayout({ pad: 10, header: 22, levels: [{ level: -1, nodes, edges }] }, dagre);
+  const chainBottom = Math.max(...[0, 1, 2].map((i) => result.pos[i].y + result.pos[i].h / 2));
+  const loose = nodes.slice(3).map((node) => result.pos[node.i]);
+  assert.ok(loose.every((p) => p.y - p.h / 2 > chainBottom), "the grid is below the chain");
+  const rows = new Set(loose.map((p) => p.y));
+  assert.ok(rows.size > 1 && rows.size < loose.length, `a grid of rows: ${rows.size}`);
+  const { w, h } = result.size[-1];
+  assert.ok(w < 30 * 80 && h < 30 * 26 * 2, `roughly square: ${w} x ${h}`);
+  for (let a = 0; a < n; a += 1) {
+    for (let b = a + 1; b < n; b += 1) {
+      const p = result.pos[a];
+      const q = result.pos[b];
+      assert.ok(Math.abs(p.x - q.x) >= (p.w + q.w) / 2 || Math.abs(p.y - q.y) >= (p.h + q.h) / 2, `${a} and ${b} overlap`);
+    }
+  }
+  // below GRID_MIN unconnected children, dagre places them as before
+  const few = nodes.slice(0, 3 + GRID_MIN - 1);
+  const small = nestedLayout({ pad: 10, header: 22, levels: [{ level: -1, nodes: few, edges }] }, dagre);
+  assert.ok(few.slice(3).every((node) => small.pos[node.i].y < chainBottom), "few loose nodes stay in dagre's ranks");
+});
