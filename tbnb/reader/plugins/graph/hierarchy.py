@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import methodcaller
 from typing import Any
 
 import numpy as np
@@ -146,7 +145,7 @@ def _scopes(names: list[str], top_level: bool = False) -> tuple[list[str], list[
     """Scope names (root first, parents before children), their parents, and each op's scope;
     with ``top_level``, only the top-level scopes (every op inside one sits directly in it)."""
     if top_level:
-        paths = [head if sep else "" for head, sep, _ in map(methodcaller("partition", "/"), names)]
+        paths = [name.partition("/")[0] if "/" in name else "" for name in names]
     else:
         paths = [name.rpartition("/")[0] for name in names]
     index = {"": 0}
