@@ -353,6 +353,10 @@ Graphs (version 1 addition; traits first)
 ``graph_expanded``   list of ids of open scopes (and grouped series); the page writes back what
                      the user opens and closes (closing a scope closes what is open inside)
 ``graph_selected``   str, default "": the node in the info panel; a click on the page sets it
+``graph_series``     {series id: bool}, default {}: the user's grouping (True) or ungrouping (False)
+                     of series (unnamed: grouped when of 5 or more); the info panel's button
+``graph_include``    {node id: bool}, default {}: False removes a node from the main graph (set
+                     beside it), True adds it back whatever its degree; the info panel's button
 ``graph_search``     str, a regex over node names (checked to compile); the page lists matches
 ``graph_color_by``   "none" | "structure" (default) | "device" | "op" | "compute_time" | "memory"
 
@@ -364,7 +368,9 @@ Page -> kernel
                                 fields are those of tbnb/reader/plugins/graph/view.py's requests:
                                 levels: "expanded": [ids], "series": {id: bool}, "include":
                                 {id: bool}, "auto_extract": bool; search: "pattern", "limit";
-                                info: "name"; trace: "name", "expanded"
+                                info: "name"; trace: "name", "expanded"; the page sends
+                                graph_series as "series" (levels, search, info, trace) and
+                                graph_include as "include" (levels)
   {"type": "graph_explorer", "id"}
                                 the explorer's script (its drawing and the dagre layout worker),
                                 not part of the bundle; asked once per page

@@ -5,7 +5,6 @@ are markup (any writer may write them)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 #: The hostile names: a scope, an op type and an attribute value.
 HOSTILE_SCOPE = "<img src=x onerror=window.__pwned=21>"
@@ -16,30 +15,13 @@ HOSTILE_NODE = f"{HOSTILE_SCOPE}/<svg onload=window.__pwned=24>"
 
 def write_torch_graph(logdir: Path) -> None:
     """Run ``cnn``: torch's trace of a CNN with repeated blocks (scopes ``Net/Sequential[layers]/Block[k]``)."""
-    import torch
     from torch.utils.tensorboard import SummaryWriter
 
-    class Block(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.conv1 = torch.nn.Conv2d(4, 4, 3, padding=1)
-            self.conv2 = torch.nn.Conv2d(4, 4, 3, padding=1)
+    from tests.graph_models import cnn_with_blocks
 
-        def forward(self, x: Any) -> Any:
-            return torch.relu(x + self.conv2(torch.relu(self.conv1(x))))
-
-    class Net(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.stem = torch.nn.Conv2d(3, 4, 3, padding=1)
-            self.layers = torch.nn.Sequential(*[Block() for _ in range(6)])
-            self.head = torch.nn.Linear(4 * 5 * 5, 2)
-
-        def forward(self, x: Any) -> Any:
-            return self.head(torch.flatten(self.layers(self.stem(x)), 1))
-
+    model, x = cnn_with_blocks()
     with SummaryWriter(str(logdir / "cnn")) as w:
-        w.add_graph(Net(), torch.zeros(1, 3, 5, 5))
+        w.add_graph(model, x)
         w.add_scalar("loss", 1.0, 0)
 
 

@@ -29,8 +29,9 @@ from .harness import (
 pytestmark = pytest.mark.ui
 
 NB = "graphs.ipynb"
-C_SHOW, C_EXPAND, C_STATE = range(3)
+C_SHOW, C_EXPAND, C_STATE, C_STEM = range(4)
 LAYERS = "Net/Sequential[layers]"
+STEM = "Net/Conv2d[stem]"
 
 
 def notebook_cells(logdir: str) -> list[str]:
@@ -38,7 +39,9 @@ def notebook_cells(logdir: str) -> list[str]:
         f"import json\nimport tbnb\nboard = tbnb.show({logdir!r}, reload_interval=0)\nboard.dashboard = 'graphs'",
         f"board.graph_expanded = ['Net', {LAYERS!r}]",
         ('print("STATE", json.dumps({k: getattr(board, k) for k in ("graph_run", "graph_tag", "graph_expanded",\n'
-         '                                                         "graph_selected", "graph_search", "graph_color_by")}))'),
+         '                                                         "graph_selected", "graph_search", "graph_color_by",\n'
+         '                                                         "graph_series", "graph_include")}))'),
+        f"board.graph_expanded = ['Net', {STEM!r}]\nboard.graph_series = {{}}\nboard.graph_include = {{}}",
     ]
 
 
@@ -154,6 +157,60 @@ def test_search_lists_and_opens(gs: Graphs):
     assert f"{LAYERS}/Block[4]" in state["graph_expanded"] and state["graph_selected"] == target
     expect(s.card().locator(".tbnb-graph-info-id")).to_have_text(target)
     screenshot(s.page, f"graphs-search-{s.front_end}")
+
+
+def stem_series(logdir) -> tuple[str, list[str]]:
+    """The series of ops inside the stem (fewer than five: ungrouped at first) and its members' ids."""
+    import tbnb
+    from tbnb.reader.plugins.graph import build_hierarchy
+
+    h = build_hierarchy(tbnb.load(logdir).graph("cnn"))
+    found = [sr for sr in h.series if sr.name.startswith(f"{STEM}/")]
+    assert found, [sr.name for sr in h.series]
+    return found[0].name, [h.names[i] for i in found[0].members]
+
+
+def test_info_panel_groups_series_and_sets_nodes_beside_the_main_graph(gs: Graphs):
+    import re
+
+    from playwright.sync_api import expect
+
+    s = gs
+    series, members = stem_series(s.logdir)
+    run_cell(s.page, NB, C_STEM)
+    expect(s.node(members[0])).to_have_count(1, timeout=60_000)
+    expect(s.node(series)).to_have_count(0)
+    info = s.card().locator(".tbnb-graph-info")
+    s.node(members[0]).dispatch_event("click")  # wherever the view is panned to
+    expect(info.locator(".tbnb-graph-info-id")).to_have_text(members[0], timeout=30_000)
+    # group the series: one node for its ops, the choice read back in the kernel
+    info.locator(".tbnb-graph-group").click()
+    expect(s.node(series)).to_have_count(1, timeout=30_000)
+    expect(s.node(members[0])).to_have_count(0)
+    assert s.state()["graph_series"] == {series: True}
+    expect(info.locator(".tbnb-graph-group")).to_have_text("Ungroup series", timeout=30_000)
+    # ungroup it again: its ops drawn one by one
+    info.locator(".tbnb-graph-group").click()
+    expect(s.node(members[0])).to_have_count(1, timeout=30_000)
+    expect(s.node(series)).to_have_count(0)
+    assert s.state()["graph_series"] == {series: False}
+    # remove an op from the main graph: it is set beside it (dashed, its own column) ...
+    op = s.node(members[0])
+    before = op.bounding_box()
+    expect(info.locator(".tbnb-graph-extract")).to_have_text("Remove from main graph", timeout=30_000)
+    info.locator(".tbnb-graph-extract").click()
+    expect(op).to_have_class(re.compile("tbnb-gnode-aux"), timeout=30_000)
+    assert op.locator(".tbnb-gshape").get_attribute("stroke-dasharray")
+    assert op.bounding_box() != before
+    assert s.state()["graph_include"] == {members[0]: False}
+    s.card().locator(".tbnb-graph-fit").click()
+    s.board(C_SHOW).evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    screenshot(s.page, f"graphs-aux-{s.front_end}")
+    # ... and added back
+    expect(info.locator(".tbnb-graph-extract")).to_have_text("Add to main graph", timeout=30_000)
+    info.locator(".tbnb-graph-extract").click()
+    expect(op).not_to_have_class(re.compile("tbnb-gnode-aux"), timeout=30_000)
+    assert s.state()["graph_include"] == {members[0]: True}
 
 
 def test_page_hygiene(gs: Graphs):

@@ -7,7 +7,7 @@ import { h } from "../dom.js";
 import { loadExplorer } from "../graph/loader.js";
 
 /** The traits the explorer follows (tbnb/board/dashboards/graphs.py, Traits). */
-const TRAITS = ["graph_run", "graph_tag", "graph_expanded", "graph_selected", "graph_search", "graph_color_by"];
+const TRAITS = ["graph_run", "graph_tag", "graph_expanded", "graph_series", "graph_include", "graph_selected", "graph_search", "graph_color_by"];
 
 export class GraphCard extends Card {
   build() {

@@ -131,6 +131,12 @@ export class Explorer {
     return Array.isArray(value) ? value : [];
   }
 
+  /** An object trait of id -> bool (graph_series, graph_include), {} when unset. */
+  choices(name) {
+    const value = this.trait(name);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+  }
+
   say(text, error = false) {
     this.sub.textContent = text;
     this.sub.classList.toggle("tbnb-error", error);
@@ -198,7 +204,8 @@ export class Explorer {
     const generation = (this.generation += 1);
     this.timings = { asked: performance.now() };
     this.say("loading…");
-    this.ask("levels", "levels", { expanded: this.expanded }, (msg) => {
+    const choices = { series: this.choices("graph_series"), include: this.choices("graph_include") };
+    this.ask("levels", "levels", { expanded: this.expanded, ...choices }, (msg) => {
       this.timings.replied = performance.now();
       const model = levelModel(msg);
       this.layOut(model, msg, generation);
@@ -231,7 +238,7 @@ export class Explorer {
       this.mark();
       return;
     }
-    this.ask("info", "info", { name }, (msg) => {
+    this.ask("info", "info", { name, series: this.choices("graph_series") }, (msg) => {
       this.infoReply = msg;
       this.drawSide();
     });
@@ -246,7 +253,7 @@ export class Explorer {
       this.mark();
       return;
     }
-    this.ask("search", "search", { pattern }, (msg) => {
+    this.ask("search", "search", { pattern, series: this.choices("graph_series") }, (msg) => {
       this.searchReply = msg;
       this.drawSide();
       this.mark();
@@ -261,7 +268,7 @@ export class Explorer {
       this.drawSide();
       return;
     }
-    this.ask("trace", "trace", { name, expanded: this.expanded }, (msg) => {
+    this.ask("trace", "trace", { name, expanded: this.expanded, series: this.choices("graph_series") }, (msg) => {
       this.traceIds = msg.error ? null : msg.ids;
       this.mark();
       this.drawSide();
@@ -277,6 +284,12 @@ export class Explorer {
 
   toggle(id) {
     this.board.setTrait("graph_expanded", toggled(this.expanded, id));
+  }
+
+  /** One of the info panel's switches (panel.js nodeActions): its trait's entry set. */
+  choose({ trait, id, value }) {
+    this.traceIds = null;
+    this.board.setTrait(trait, { ...this.choices(trait), [id]: value });
   }
 
   searchTyped() {
@@ -312,7 +325,12 @@ export class Explorer {
       this.infoReply = null;
       this.traceIds = null;
       this.pickRun();
-    } else if (name === "graph_expanded") this.requestLevels();
+    } else if (name === "graph_expanded" || name === "graph_include") this.requestLevels();
+    else if (name === "graph_series") {
+      this.requestLevels();
+      this.requestInfo();
+      if (this.trait("graph_search")) this.requestSearch();
+    }
     else if (name === "graph_selected") {
       this.requestInfo();
       this.mark();
@@ -372,7 +390,8 @@ export class Explorer {
   drawSide() {
     this.legendBox.replaceChildren(legend(this.colors && this.colors.legend));
     this.searchBoxResults.replaceChildren(searchResults(this.searchReply, (k) => this.pickMatch(k)));
-    this.infoBox.replaceChildren(infoPanel(this.infoReply, { trace: () => this.trace(), tracing: Boolean(this.traceIds) }));
+    const drawn = (id) => this.model && this.model.byId.get(id);
+    this.infoBox.replaceChildren(infoPanel(this.infoReply, { trace: () => this.trace(), tracing: Boolean(this.traceIds), drawn, choose: (a) => this.choose(a) }));
   }
 
 }

@@ -2,11 +2,17 @@
 // that an open scope is a node as large as its laid-out children. Runs in a worker (the layout
 // script, built apart from the bundle) and in node's tests; it gets dagre as an argument.
 // Nodes of a level that are extracted from the main graph (TensorBoard's auxiliary nodes) are
-// not laid out with it: they are stacked in a column at its right.
+// not laid out with it: they are stacked in a column at its right. Many children joined by no
+// edge of the level (e.g. a scope of summaries, each reading something elsewhere) would make one
+// endless row of dagre's: they are set in a grid below the connected part instead, which also
+// spares dagre the work.
 
 const RANK = { rankdir: "TB", nodesep: 18, ranksep: 28, edgesep: 8, marginx: 8, marginy: 8 };
 const SIDE_GAP = 24;
 const SIDE_SEP = 8;
+/** From this many unconnected children on, they go in a grid. */
+export const GRID_MIN = 8;
+const GRID_GAP = 12;
 /** Level layouts kept by the worker between requests. */
 const MAX_KEPT = 200;
 
@@ -41,7 +47,10 @@ export function nestedLayout(input, dagre, cache = null) {
       size[lv.level] = kept.size;
       continue;
     }
-    const main = sized.filter((node) => node.extract === 0);
+    const linked = new Set(lv.edges.flatMap((edge) => [edge.s, edge.t]));
+    const loose = sized.filter((node) => node.extract === 0 && !linked.has(node.i));
+    const grid = loose.length >= GRID_MIN ? loose : [];
+    const main = sized.filter((node) => node.extract === 0 && !(grid.length && !linked.has(node.i)));
     const side = sized.filter((node) => node.extract !== 0);
     let width = 0;
     let height = 0;
@@ -65,6 +74,7 @@ export function nestedLayout(input, dagre, cache = null) {
       width = graph.width || 0;
       height = graph.height || 0;
     }
+    if (grid.length) [width, height] = gridBelow(grid, pos, width, height);
     if (side.length) {
       const colWidth = Math.max(...side.map((node) => node.w));
       const x = width + (main.length ? SIDE_GAP : RANK.marginx) + colWidth / 2;
@@ -88,6 +98,25 @@ export function nestedLayout(input, dagre, cache = null) {
     }
   }
   return { pos, size, edges, pad, header };
+}
+
+/**
+ * Place `nodes` in rows under a part `width` x `height` (0 x 0: none): as many columns as make
+ * the grid about as wide as that part, or as tall as it is wide. Returns the new [width, height].
+ */
+function gridBelow(nodes, pos, width, height) {
+  const cellW = Math.max(...nodes.map((node) => node.w)) + GRID_GAP;
+  const cellH = Math.max(...nodes.map((node) => node.h)) + GRID_GAP;
+  const square = Math.ceil(Math.sqrt((nodes.length * cellH) / cellW));
+  const cols = Math.max(1, Math.min(nodes.length, Math.max(square, Math.floor(width / cellW))));
+  const top = height ? height : RANK.marginy;
+  nodes.forEach((node, k) => {
+    const col = k % cols;
+    const row = Math.floor(k / cols);
+    pos[node.i] = { x: RANK.marginx + col * cellW + cellW / 2, y: top + row * cellH + cellH / 2, w: node.w, h: node.h };
+  });
+  const rows = Math.ceil(nodes.length / cols);
+  return [Math.max(width, 2 * RANK.marginx + cols * cellW), top + rows * cellH + RANK.marginy];
 }
 
 /** What a level's layout depends on: its children (ids, sizes, extraction) and edges, in order. */

@@ -78,8 +78,46 @@ function edgeList(title, edges, total) {
   return list;
 }
 
-/** The info panel of the `info` reply; trace() when "Trace inputs" is clicked. */
-export function infoPanel(reply, { trace, tracing }) {
+/**
+ * The info panel's switches for the node `n` of an `info` reply: group or ungroup the series
+ * it is (or belongs to), and remove it from or add it to the main graph when it is drawn
+ * (`drawn`: the drawn node of that id, levels.js levelModel's, or undefined). Each is
+ * {cls, text, title, trait, id, value}: clicking it sets the entry `id` of the trait (an
+ * object of id -> bool) to `value`.
+ */
+export function nodeActions(n, drawn) {
+  const out = [];
+  const series = n.kind === "series" ? n.id : n.series;
+  if (series) {
+    const grouped = Boolean(n.series_grouped);
+    out.push({
+      cls: "tbnb-graph-group",
+      text: grouped ? "Ungroup series" : "Group series",
+      title: grouped ? `Show the ops of ${series} one by one` : `Draw the ops of ${series} as one node`,
+      trait: "graph_series",
+      id: series,
+      value: !grouped,
+    });
+  }
+  if (drawn) {
+    const main = drawn.extract === 0;
+    out.push({
+      cls: "tbnb-graph-extract",
+      text: main ? "Remove from main graph" : "Add to main graph",
+      title: main ? "Set this node beside the main graph, its edges drawn as stubs" : "Lay this node out with the main graph",
+      trait: "graph_include",
+      id: n.id,
+      value: !main,
+    });
+  }
+  return out;
+}
+
+/**
+ * The info panel of the `info` reply; trace() when "Trace inputs" is clicked; drawn(id): the
+ * drawn node of that id (or undefined); choose(action): one of nodeActions' switches clicked.
+ */
+export function infoPanel(reply, { trace, tracing, drawn = () => undefined, choose = () => {} }) {
   const box = h("div", { class: "tbnb-graph-info" });
   if (!reply) return box;
   if (reply.error || !reply.node) {
@@ -103,7 +141,12 @@ export function infoPanel(reply, { trace, tracing }) {
     if (devices.length) table.append(row("devices", devices.join(", ")));
   }
   box.append(table);
-  box.append(h("button", { type: "button", class: `tbnb-btn tbnb-graph-trace${tracing ? " tbnb-on" : ""}`, text: tracing ? "Stop tracing" : "Trace inputs", on: { click: trace } }));
+  const buttons = h("div", { class: "tbnb-graph-actions" });
+  buttons.append(h("button", { type: "button", class: `tbnb-btn tbnb-graph-trace${tracing ? " tbnb-on" : ""}`, text: tracing ? "Stop tracing" : "Trace inputs", on: { click: trace } }));
+  for (const action of nodeActions(n, drawn(n.id))) {
+    buttons.append(h("button", { type: "button", class: `tbnb-btn ${action.cls}`, title: action.title, text: action.text, on: { click: () => choose(action) } }));
+  }
+  box.append(buttons);
   if (n.kind === "op") {
     const attrs = Object.entries(n.attrs || {});
     if (attrs.length) {

@@ -157,7 +157,7 @@ export class GraphView {
 
   node(node, box, color) {
     const g = el("g", {
-      class: `tbnb-gnode tbnb-gnode-${node.kind}${node.expanded ? " tbnb-gnode-open" : ""}`,
+      class: `tbnb-gnode tbnb-gnode-${node.kind}${node.expanded ? " tbnb-gnode-open" : ""}${node.extract ? " tbnb-gnode-aux" : ""}`,
       "data-id": node.id,
       transform: `translate(${box.x},${box.y})`,
       tabindex: 0,

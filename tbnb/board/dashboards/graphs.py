@@ -4,7 +4,9 @@
 The hierarchy of a graph is built once and kept per source, run and tag: every request of the
 page (open levels, search, node info, trace inputs) is answered from it. It is rebuilt when the
 graph the reader gives for that run and tag is no longer the one it was built from (a reload
-read a new graph).
+read a new graph). The page's first request, the collapsed top level, is answered by a partial
+hierarchy of the top level alone (a fraction of the work) when the whole one is not built yet:
+choosing the dashboard builds both ahead on a thread, the top level first.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import traitlets
-from traitlets import Enum, TraitError, Unicode
+from traitlets import Bool, Dict, Enum, TraitError, Unicode
 
-from ...reader.plugins.graph import GraphError, Hierarchy, answer, build_hierarchy
+from ...reader.plugins.graph import Graph, GraphError, Hierarchy, answer, build_hierarchy
 from ..codec import encode
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
@@ -35,22 +37,59 @@ WHAT = ("levels", "search", "info", "trace")
 MAX_KEPT = 4
 
 
+class _Entry:
+    """One graph's hierarchies: the top-level one (answers the first drawing while the whole one
+    is built) and the whole one; each built once, under its own lock."""
+
+    def __init__(self, stamp: Any, graph: Graph) -> None:
+        self.stamp = stamp
+        self.graph = graph
+        self.top: Hierarchy | None = None
+        self.full: Hierarchy | None = None
+        self.top_lock = threading.Lock()
+        self.full_lock = threading.Lock()
+
+    def top_level(self) -> Hierarchy:
+        """A hierarchy that answers the collapsed top level: the whole one if built, else the
+        top-level one (built now if it is not yet)."""
+        top, full = self.top, self.full  # in this order: whole() sets full before it drops top
+        if full is not None or top is not None:
+            return full or top  # type: ignore[return-value]
+        with self.top_lock:
+            top, full = self.top, self.full
+            if full is not None:
+                return full
+            if top is None:
+                self.top = top = build_hierarchy(self.graph, top_level=True)
+            return top
+
+    def whole(self) -> Hierarchy:
+        """The whole hierarchy (built now, or waited for while another thread builds it)."""
+        if self.full is None:
+            with self.full_lock:
+                if self.full is None:
+                    self.full = build_hierarchy(self.graph)
+                    self.top = None
+        return self.full
+
+
 class _Kept:
-    """The hierarchies built for one source, most recently used last."""
+    """The graphs read for one source, most recently used last."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.items: dict[tuple[str, str], tuple[Any, Hierarchy]] = {}
+        self.items: dict[tuple[str, str], _Entry] = {}
 
 
 _kept: weakref.WeakKeyDictionary[Any, _Kept] = weakref.WeakKeyDictionary()
 _kept_lock = threading.Lock()
 
 
-def hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy:
-    """The hierarchy of the graph of ``run`` and ``tag``: built when first asked for, again when
-    the reader's graph changed; RequestError when there is no such graph or it cannot be read.
-    Kept per logdir (a single logdir's under the Logdir itself, however it is wrapped)."""
+def _entry(source: MultiLogdir, run: str, tag: str) -> _Entry:
+    """The kept entry of the graph of ``run`` and ``tag``, its graph read again when the reader's
+    stamp moved (its whole hierarchy kept if the graph read is the same); RequestError when there
+    is no such graph or it cannot be read. Kept per logdir (a single logdir's under the Logdir
+    itself, however it is wrapped)."""
     with _kept_lock:
         kept = _kept.setdefault(source.single or source, _Kept())
     with kept.lock:
@@ -60,30 +99,52 @@ def hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy:
             raise RequestError(str(err.args[0]) if err.args else f"run {run!r} has no graph {tag!r}") from None
         key = (run, tag)
         cached = kept.items.pop(key, None)
-        if cached is not None and cached[0] == stamp:
+        if cached is not None and cached.stamp == stamp:
             kept.items[key] = cached
-            return cached[1]
+            return cached
         try:
             graph = read_graph(source, run, tag)
         except (GraphError, KeyError) as err:
             raise RequestError(f"run {run!r}, graph {tag or '(op graph)'!r}: {err}") from None
-        built = cached[1] if cached is not None and same_graph(cached[1].graph, graph) else build_hierarchy(graph)
-        kept.items[key] = (stamp, built)
+        if cached is not None and same_graph(cached.graph, graph):
+            cached.stamp = stamp  # the same graph: what is built (or being built) is kept
+            entry = cached
+        else:
+            entry = _Entry(stamp, graph)
+        kept.items[key] = entry
         while len(kept.items) > MAX_KEPT:
             kept.items.pop(next(iter(kept.items)))
-        return built
+        return entry
+
+
+def hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy:
+    """The whole hierarchy of the graph of ``run`` and ``tag``: built when first asked for, again
+    when the reader's graph changed; RequestError when there is no such graph or it cannot be read."""
+    return _entry(source, run, tag).whole()
+
+
+def top_level_hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy:
+    """A hierarchy answering the collapsed top level of that graph without waiting for the
+    whole one to be built (build_hierarchy's ``top_level``)."""
+    return _entry(source, run, tag).top_level()
 
 
 def kept_hierarchy(source: MultiLogdir, run: str, tag: str) -> Hierarchy | None:
-    """The hierarchy kept for ``run`` and ``tag`` (None if none is), whether or not the graph
-    changed since: what a request would find without building."""
+    """The whole hierarchy kept for ``run`` and ``tag`` (None if none is built), whether or not
+    the graph changed since: what a request would find without building."""
     with _kept_lock:
         kept = _kept.get(source.single or source)
     if kept is None:
         return None
     with kept.lock:
         found = kept.items.get((run, tag))
-    return found[1] if found else None
+    return found.full if found else None
+
+
+def _top_level_only(content: Mapping[str, Any], what: str) -> bool:
+    """Whether a request asks for the collapsed top level and nothing else (no scope open, no
+    user's choice of series or extraction): what a top-level hierarchy answers."""
+    return what == "levels" and not any(content.get(k) for k in ("expanded", "series", "include"))
 
 
 def answer_graph(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
@@ -98,7 +159,7 @@ def answer_graph(source: MultiLogdir, content: dict[str, Any], settings: Setting
         value = content.get(name)
         if value is not None and not (isinstance(value, Mapping) and all(isinstance(k, str) for k in value)):
             raise RequestError(f"{name!r} must be an object of id -> bool, got {value!r}")
-    h = hierarchy(source, run, tag)
+    h = top_level_hierarchy(source, run, tag) if _top_level_only(content, what) else hierarchy(source, run, tag)
     try:
         reply = answer(h, {**content, "what": what})
     except (ValueError, TypeError) as err:
@@ -132,7 +193,9 @@ def _warm(source: MultiLogdir, run: str, tag: str) -> None:
             if not listed:
                 return
             run, tag = listed[0]["run"], listed[0]["tags"][0]
-        hierarchy(source, run, tag)
+        entry = _entry(source, run, tag)
+        entry.top_level()  # the first drawing, answered while the rest is built
+        entry.whole()
     except Exception as err:  # noqa: BLE001 - the page's own request reports it
         log.debug("tbnb: graph of run %r not built ahead: %s", run, err)
 
@@ -148,6 +211,12 @@ class Traits(traitlets.HasTraits):
     graph_expanded = StrList().tag(sync=True)
     #: The node shown in the info panel ("" none); clicking a node on the page sets it.
     graph_selected = Unicode("").tag(sync=True)
+    #: The user's choice of series, by id: True grouped into one node, False ungrouped (a series
+    #: not named here is grouped when it has at least five members); the info panel's button.
+    graph_series = Dict(value_trait=Bool(), key_trait=Unicode()).tag(sync=True)
+    #: The user's choice of auxiliary nodes, by id: False removed from the main graph (set beside
+    #: it), True added to it whatever its degree; the info panel's button.
+    graph_include = Dict(value_trait=Bool(), key_trait=Unicode()).tag(sync=True)
     #: A regular expression over node names; the page lists the matches.
     graph_search = Unicode("").tag(sync=True)
     #: What the node colours say.
@@ -183,4 +252,5 @@ REQUESTS: dict[str, Handler] = {"graph": answer_graph, "graph_list": answer_grap
                                 "graph_explorer": answer_explorer_script}
 PUSHED: dict[str, PushKey] = {}
 
-__all__ = ["COLOR_BY", "PUSHED", "REQUESTS", "Traits", "has_run_graph", "hierarchy", "kept_hierarchy"]
+__all__ = ["COLOR_BY", "PUSHED", "REQUESTS", "Traits", "has_run_graph", "hierarchy", "kept_hierarchy",
+           "top_level_hierarchy"]

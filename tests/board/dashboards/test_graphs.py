@@ -15,33 +15,11 @@ import pytest
 import tbnb
 from tbnb.board.dashboards import graph_assets, graphs
 from tbnb.board.sources import MultiLogdir
+from tests.graph_models import cnn_with_blocks
 
 from ..conftest import Page
 
-torch = pytest.importorskip("torch")
-
-
-class Block(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.conv1 = torch.nn.Conv2d(4, 4, 3, padding=1)
-        self.conv2 = torch.nn.Conv2d(4, 4, 3, padding=1)
-
-    def forward(self, x: Any) -> Any:
-        return torch.relu(x + self.conv2(torch.relu(self.conv1(x))))
-
-
-class Net(torch.nn.Module):
-    """A small CNN: a stem, six alike blocks, a head."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stem = torch.nn.Conv2d(3, 4, 3, padding=1)
-        self.layers = torch.nn.Sequential(*[Block() for _ in range(6)])
-        self.head = torch.nn.Linear(4 * 5 * 5, 2)
-
-    def forward(self, x: Any) -> Any:
-        return self.head(torch.flatten(self.layers(self.stem(x)), 1))
+pytest.importorskip("torch")
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +28,7 @@ def logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     root = tmp_path_factory.mktemp("graphs")
     with SummaryWriter(str(root / "cnn")) as w:
-        w.add_graph(Net(), torch.zeros(1, 3, 5, 5))
+        w.add_graph(*cnn_with_blocks())
         w.add_scalar("loss", 1.0, 0)
     with SummaryWriter(str(root / "scalars_only")) as w:
         w.add_scalar("loss", 1.0, 0)
@@ -223,3 +201,23 @@ def test_choosing_the_dashboard_builds_the_graph_ahead(make_board: Any, logdir: 
         time.sleep(0.05)
     kept = graphs.kept_hierarchy(source, "cnn", "")  # the first run with a graph, its op graph
     assert kept is not None and graphs.hierarchy(source, "cnn", "") is kept
+
+
+def test_the_first_drawing_does_not_wait_for_the_whole_hierarchy(make_board: Any, logdir: Path) -> None:
+    source = MultiLogdir([(None, make_board(logdir).logdir)])
+    top = graphs.top_level_hierarchy(source, "cnn", "")
+    assert top.top_level and graphs.kept_hierarchy(source, "cnn", "") is None  # nothing more built
+    whole = graphs.hierarchy(source, "cnn", "")
+    assert not whole.top_level and graphs.top_level_hierarchy(source, "cnn", "") is whole
+    assert graphs.kept_hierarchy(source, "cnn", "") is whole
+
+
+def test_only_the_plain_top_level_is_answered_by_the_top_level_hierarchy(make_board: Any, logdir: Path) -> None:
+    board = make_board(logdir)
+    page = Page(board)
+    source = MultiLogdir([(None, board.logdir)])
+    top = page.decoded({"type": "graph", "id": 1, "run": "cnn", "tag": "", "what": "levels"})
+    assert "Net" in top["nodes"]["id"] and top["levels"] == [""]
+    assert graphs.kept_hierarchy(source, "cnn", "") is None
+    opened = page.decoded({"type": "graph", "id": 2, "run": "cnn", "tag": "", "what": "levels", "expanded": ["Net"]})
+    assert "Net" in opened["levels"] and graphs.kept_hierarchy(source, "cnn", "") is not None

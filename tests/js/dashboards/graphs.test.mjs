@@ -151,3 +151,43 @@ test("the layout cache: an unchanged level is not laid out again, and lands wher
   assert.deepEqual(again.edges, first.edges);
   assert.deepEqual(again.size, first.size);
 });
+
+test("info panel switches: group or ungroup a series, remove from or add to the main graph", async () => {
+  const { nodeActions } = await import("../../../js/src/graph/panel.js");
+  const op = { id: "s/add_3", kind: "op", series: "s/add_[1-6]", series_grouped: false };
+  const [group, extract] = nodeActions(op, { extract: 0 });
+  assert.deepEqual([group.trait, group.id, group.value, group.text], ["graph_series", "s/add_[1-6]", true, "Group series"]);
+  assert.deepEqual([extract.trait, extract.id, extract.value, extract.text], ["graph_include", "s/add_3", false, "Remove from main graph"]);
+  const series = { id: "s/add_[1-6]", kind: "series", series_grouped: true };
+  const [ungroup, add] = nodeActions(series, { extract: 2 });
+  assert.deepEqual([ungroup.id, ungroup.value, ungroup.text], ["s/add_[1-6]", false, "Ungroup series"]);
+  assert.deepEqual([add.id, add.value, add.text], ["s/add_[1-6]", true, "Add to main graph"]);
+  // a scope that is not drawn (e.g. inside a closed one): no switch
+  assert.deepEqual(nodeActions({ id: "a/b", kind: "scope" }, undefined), []);
+});
+
+test("many unconnected children go in a grid below the connected ones, not in one endless row", async () => {
+  const { GRID_MIN } = await import("../../../js/src/graph/nested_layout.js");
+  const n = 3 + 30;
+  const nodes = Array.from({ length: n }, (_, i) => ({ i, id: `s/${i}`, open: false, extract: 0, w: 80, h: 26 }));
+  const edges = [{ s: 0, t: 1 }, { s: 1, t: 2 }];
+  const result = nestedLayout({ pad: 10, header: 22, levels: [{ level: -1, nodes, edges }] }, dagre);
+  const chainBottom = Math.max(...[0, 1, 2].map((i) => result.pos[i].y + result.pos[i].h / 2));
+  const loose = nodes.slice(3).map((node) => result.pos[node.i]);
+  assert.ok(loose.every((p) => p.y - p.h / 2 > chainBottom), "the grid is below the chain");
+  const rows = new Set(loose.map((p) => p.y));
+  assert.ok(rows.size > 1 && rows.size < loose.length, `a grid of rows: ${rows.size}`);
+  const { w, h } = result.size[-1];
+  assert.ok(w < 30 * 80 && h < 30 * 26 * 2, `roughly square: ${w} x ${h}`);
+  for (let a = 0; a < n; a += 1) {
+    for (let b = a + 1; b < n; b += 1) {
+      const p = result.pos[a];
+      const q = result.pos[b];
+      assert.ok(Math.abs(p.x - q.x) >= (p.w + q.w) / 2 || Math.abs(p.y - q.y) >= (p.h + q.h) / 2, `${a} and ${b} overlap`);
+    }
+  }
+  // below GRID_MIN unconnected children, dagre places them as before
+  const few = nodes.slice(0, 3 + GRID_MIN - 1);
+  const small = nestedLayout({ pad: 10, header: 22, levels: [{ level: -1, nodes: few, edges }] }, dagre);
+  assert.ok(few.slice(3).every((node) => small.pos[node.i].y < chainBottom), "few loose nodes stay in dagre's ranks");
+});

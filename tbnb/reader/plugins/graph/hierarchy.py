@@ -73,6 +73,8 @@ class Hierarchy:
     first: np.ndarray                # per item: range in op_order
     last: np.ndarray
     core: np.ndarray                 # indices of the graph's edges between non-embedded ops
+    #: A partial hierarchy (build_hierarchy's ``top_level``): answers only the collapsed top level.
+    top_level: bool = False
     _cum: dict[str, np.ndarray] = field(default_factory=dict)
     _ids: dict[str, int] = field(default_factory=dict)
     #: What views derive and keep for the next request (display trees, structure templates).
@@ -139,9 +141,13 @@ class Hierarchy:
         return self.op_order[self.first[item]:self.last[item]]
 
 
-def _scopes(names: list[str]) -> tuple[list[str], list[int], np.ndarray]:
-    """Scope names (root first, parents before children), their parents, and each op's scope."""
-    paths = [name.rpartition("/")[0] for name in names]
+def _scopes(names: list[str], top_level: bool = False) -> tuple[list[str], list[int], np.ndarray]:
+    """Scope names (root first, parents before children), their parents, and each op's scope;
+    with ``top_level``, only the top-level scopes (every op inside one sits directly in it)."""
+    if top_level:
+        paths = [name.partition("/")[0] if "/" in name else "" for name in names]
+    else:
+        paths = [name.rpartition("/")[0] for name in names]
     index = {"": 0}
     scope_names = [""]
     scope_parent = [-1]
@@ -191,6 +197,21 @@ def _embeddings(graph: Graph, op_codes: np.ndarray, op_table: list[str]) -> tupl
     return embedded, host, hosts[order], members[order], sides[order].astype(np.uint8)
 
 
+def _rename_top_annotations(names: list[str], op_ids: list[str], op_scope: np.ndarray, ann_host: np.ndarray,
+                            ann_node: np.ndarray) -> None:
+    """In a top-level hierarchy, give the constants and summaries drawn beside top-level ops
+    the ids the whole hierarchy gives them: a deeper one named like a deeper scope is renamed
+    ``A/b/(b)`` there. Only the whole list of scopes tells, so it is made only when needed."""
+    members = np.unique(ann_node[op_scope[ann_host] == 0])
+    deep = [i for i in members.tolist() if "/" in names[i] and op_ids[i] == names[i]]
+    if not deep:
+        return
+    scopes = set(_scopes(names)[0])
+    for i in deep:
+        if names[i] in scopes:
+            op_ids[i] = f"{names[i]}/({names[i].rpartition('/')[2]})"
+
+
 class _Taken:
     """Names a series may not take: every scope's and node's."""
 
@@ -206,11 +227,19 @@ class _Taken:
         self.extra.add(name)
 
 
-def build_hierarchy(graph: Graph) -> Hierarchy:
-    """The hierarchy of ``graph`` (scopes, series, annotations, tree order)."""
+def build_hierarchy(graph: Graph, top_level: bool = False) -> Hierarchy:
+    """The hierarchy of ``graph`` (scopes, series, annotations, tree order).
+
+    With ``top_level``, a partial hierarchy that answers only the collapsed top level (the
+    ``levels`` request with nothing expanded and no user choices), exactly as the whole one
+    does, for a fraction of the work: only the top-level scopes are made (the ops deeper down
+    sit directly in them, which changes nothing inside a closed scope: its counts, devices,
+    make-up and edges depend only on which ops it holds) and only the top level's series are
+    looked for. It lets the first drawing of a large graph not wait for the whole hierarchy.
+    """
     names = graph.names
     n = len(names)
-    scope_names, scope_parent, op_scope = _scopes(names)
+    scope_names, scope_parent, op_scope = _scopes(names, top_level)
     n_scopes = len(scope_names)
     op_codes, op_table = _codes(graph.ops)
     embedded, host, ann_host, ann_node, ann_side = _embeddings(graph, op_codes, op_table)
@@ -220,8 +249,10 @@ def build_hierarchy(graph: Graph) -> Hierarchy:
     renamed &= op_scope != 0
     for i in np.flatnonzero(renamed).tolist():
         op_ids[i] = f"{names[i]}/({names[i].rpartition('/')[2]})"
+    if top_level:
+        _rename_top_annotations(names, op_ids, op_scope, ann_host, ann_node)
     # only ops with a sibling of the same op can be in a series
-    free = np.flatnonzero(~embedded & ~renamed)
+    free = np.flatnonzero(~embedded & ~renamed & ((op_scope == 0) if top_level else True))
     cluster = op_scope[free].astype(np.int64) * max(len(op_table), 1) + op_codes[free]
     _, inverse, sizes = np.unique(cluster, return_inverse=True, return_counts=True)
     candidates = free[sizes[inverse] >= 2].tolist()
@@ -276,7 +307,7 @@ def build_hierarchy(graph: Graph) -> Hierarchy:
     device_codes, device_table = _codes(graph.devices)
     core = np.flatnonzero(~embedded[graph.edge_src] & ~embedded[graph.edge_dst]) if n else np.zeros(0, np.int64)
     item_names = op_ids + scope_names + [s.name for s in series]
-    return Hierarchy(graph=graph, names=item_names,
+    return Hierarchy(graph=graph, names=item_names, top_level=top_level,
                      kind=kind, parent=parent, depth=depth, op_scope=(op_scope + n).astype(np.int32),
                      op_series=op_series, series=series, embedded=embedded, host=host,
                      ann_host=ann_host, ann_node=ann_node, ann_side=ann_side,

@@ -22,6 +22,9 @@ import numpy as np
 from .display import display, reps
 from .hierarchy import OP, Hierarchy
 
+#: Below this many nodes on the walk's frontier, it goes on node by node (numpy steps cost more).
+NARROW = 64
+
 
 def upstream(h: Hierarchy, start: np.ndarray, control: bool = True) -> np.ndarray:
     """Ops from which a path of edges (data edges only unless ``control``) leads to ``start``."""
@@ -32,7 +35,7 @@ def upstream(h: Hierarchy, start: np.ndarray, control: bool = True) -> np.ndarra
     src, bounds = src[order], np.searchsorted(dst[order], np.arange(h.n_ops + 1))
     seen = np.zeros(h.n_ops, bool)
     frontier = np.unique(start)
-    while len(frontier):
+    while len(frontier) >= NARROW:
         lo, hi = bounds[frontier], bounds[frontier + 1]
         counts = hi - lo
         if not counts.sum():
@@ -41,7 +44,21 @@ def upstream(h: Hierarchy, start: np.ndarray, control: bool = True) -> np.ndarra
         parents = np.unique(parents)
         frontier = parents[~seen[parents]]
         seen[frontier] = True
+    if 0 < len(frontier) < NARROW:
+        _walk(src.tolist(), bounds.tolist(), frontier.tolist(), seen)
     return np.flatnonzero(seen)
+
+
+def _walk(src: list[int], bounds: list[int], todo: list[int], seen: np.ndarray) -> None:
+    """The rest of the walk one node at a time: a long chain would take one numpy step per link."""
+    mark = bytearray(seen.tobytes())
+    while todo:
+        v = todo.pop()
+        for u in src[bounds[v]:bounds[v + 1]]:
+            if not mark[u]:
+                mark[u] = 1
+                todo.append(u)
+    seen[:] = np.frombuffer(bytes(mark), dtype=bool)
 
 
 def trace(h: Hierarchy, request: Mapping[str, Any]) -> dict[str, Any]:
