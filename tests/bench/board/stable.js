@@ -1,0 +1,126 @@
+// The end-to-end figure's page side, the same for tbnb's Board and TensorBoard's web UI: when are
+// the cards the user can see drawn and stable? Added to a page before its scripts run
+// (context.add_init_script). Times are epoch milliseconds (performance.timeOrigin + now()), so
+// that the benchmark can compare them with the moment it launched a process or pressed a key.
+//
+// window.__tbnbStable.watch({kind, runs, quietMs, timeoutMs}) starts watching; .result becomes
+// {ok, end, readyAt, lastChange, visible, ...} where `end` is the earliest time from which every
+// visible card was drawn (kind "tbnb": every run's traces have data; kind "tensorboard": no
+// loading indicator in the card and its two line paths per run) and nothing inside a visible card
+// changed for `quietMs`.
+(() => {
+  if (Object.getOwnPropertyDescriptor(window, "__tbnbStable")) return;
+  const S = { result: null, keyAt: null };
+  Object.defineProperty(window, "__tbnbStable", { value: S });
+  const epoch = () => performance.timeOrigin + performance.now();
+
+  // The user's Shift+Enter, seen before JupyterLab handles it.
+  window.addEventListener(
+    "keydown",
+    (e) => {
+      if (e.key === "Enter" && e.shiftKey && S.keyAt === null) S.keyAt = epoch();
+    },
+    true,
+  );
+
+  const KINDS = {
+    tbnb: {
+      cards: ".tbnb-card",
+      drawn(card, runs) {
+        const plot = card.querySelector(".tbnb-plot");
+        const data = plot && plot.data;
+        if (!data || !plot._fullLayout || data.length !== 2 * runs) return false;
+        return data.every((t) => t.x && t.x.length);
+      },
+    },
+    tensorboard: {
+      cards: "scalar-card",
+      drawn(card, runs) {
+        if (card.querySelector("mat-spinner, mat-progress-bar, .spinner, mat-progress-spinner")) return false;
+        // SVG lines (the page is opened with ?forceSVG=true): with TensorBoard's default
+        // smoothing, two per run (the faded raw line and the smoothed one); axes are short paths.
+        const lines = [...card.querySelectorAll("line-chart svg path")].filter((p) => (p.getAttribute("d") || "").length > 1000);
+        return lines.length >= 2 * runs;
+      },
+    },
+  };
+
+  function clipRect(el) {
+    let r = { l: 0, t: 0, r: window.innerWidth, b: window.innerHeight };
+    for (let a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX !== "visible" || s.overflowY !== "visible") {
+        const q = a.getBoundingClientRect();
+        r = { l: Math.max(r.l, q.left), t: Math.max(r.t, q.top), r: Math.min(r.r, q.right), b: Math.min(r.b, q.bottom) };
+      }
+    }
+    return r;
+  }
+
+  function visibleCards(kind) {
+    const out = [];
+    for (const card of document.querySelectorAll(kind.cards)) {
+      const q = card.getBoundingClientRect();
+      if (q.width <= 0 || q.height <= 0) continue;
+      const c = clipRect(card);
+      if (Math.min(q.right, c.r) > Math.max(q.left, c.l) && Math.min(q.bottom, c.b) > Math.max(q.top, c.t)) out.push(card);
+    }
+    return out;
+  }
+
+  S.reset = () => {
+    S.result = null;
+    S.keyAt = null;
+    return true;
+  };
+
+  /** Watch until the visible cards are drawn and quiet for `quietMs`, or `timeoutMs` passes. */
+  S.watch = ({ kind: name, runs = 0, quietMs = 1000, timeoutMs = 60000 }) => {
+    const kind = KINDS[name];
+    const started = epoch();
+    const w = { ok: null, end: null, readyAt: null, lastChange: null, visible: [], drawnVisible: 0, frames: 0, started };
+    S.result = w;
+    let visible = [];
+    let visibleSet = new Set();
+    const observer = new MutationObserver((records) => {
+      for (const rec of records) {
+        const node = rec.target.nodeType === 1 ? rec.target : rec.target.parentElement;
+        const card = node && node.closest(kind.cards);
+        if (card && visibleSet.has(card)) {
+          w.lastChange = epoch();
+          return;
+        }
+      }
+    });
+    observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
+    const finish = (ok) => {
+      observer.disconnect();
+      w.ok = ok;
+      w.visible = visible.map((c) => (c.dataset && c.dataset.tag) || c.innerText.split("\n").slice(0, 2).join(""));
+    };
+    const tick = () => {
+      const t = epoch();
+      w.frames += 1;
+      const now = visibleCards(kind);
+      const changed = now.length !== visible.length || now.some((c, i) => c !== visible[i]);
+      if (changed) {
+        visible = now;
+        visibleSet = new Set(now);
+        w.lastChange = t;
+      }
+      const drawn = visible.filter((c) => kind.drawn(c, runs)).length;
+      w.drawnVisible = drawn;
+      const ready = visible.length > 0 && drawn === visible.length;
+      if (!ready) w.readyAt = null;
+      else if (w.readyAt === null) w.readyAt = t;
+      if (ready) {
+        w.end = Math.max(w.readyAt, w.lastChange || 0);
+        if (t - w.end >= quietMs) return finish(true);
+      }
+      if (t - started > timeoutMs) return finish(false);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    return true;
+  };
+})();
