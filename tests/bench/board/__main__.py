@@ -92,12 +92,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for rep in range(1, args.repeat + 1):
             # The end-to-end pair first, one after the other, so that both meet the same load.
             shoot = shots if rep == 1 and not args.no_screenshots else None
-            e2e = {"tbnb": tbnb_e2e(sess, logdir, runs, rep, shoot),
-                   "tensorboard": tensorboard_e2e(sess, logdir, runs, last_step, rep, shoot)}
+            e2e = {"tbnb": tbnb_e2e(sess, logdir, runs, rep, shoot, log),
+                   "tensorboard": tensorboard_e2e(sess, logdir, runs, last_step, rep, shoot, log)}
             raw["e2e"].append(e2e)
-            log(f"  [{rep}] end to end: tbnb {e2e['tbnb']['ms']:.0f} ms, TensorBoard {e2e['tensorboard']['ms']:.0f} ms "
-                f"(ratio {e2e['tbnb']['ms'] / e2e['tensorboard']['ms']:.2f}; TensorBoard's data complete for "
-                f"{e2e['tensorboard']['data']['complete']}/{e2e['tensorboard']['data']['tags']} tags)")
+            t, tb = e2e["tbnb"], e2e["tensorboard"]
+            log(f"  [{rep}] end to end: tbnb {t['ms']} ms (first paint {t['first_paint_ms']}), TensorBoard {tb['ms']} ms "
+                f"(first paint {tb['first_paint_ms']}, runs drawn per visible card {tb['lines_at_end']}; its data "
+                f"complete for {tb['data']['complete']}/{tb['data']['tags']} tags)")
             if args.e2e_only:
                 continue
             floor = plotly_eval_floor(sess)

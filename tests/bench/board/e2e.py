@@ -25,7 +25,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from tests.ui.harness import free_port, open_notebook, run_cell, screenshot
 
@@ -43,16 +43,24 @@ def _watch(page: Any, kind: str, runs: int) -> None:
                   {"kind": kind, "runs": runs, "quietMs": QUIET_MS, "timeoutMs": TIMEOUT_S * 1000})
 
 
-def _wait_stable(page: Any, what: str) -> dict[str, Any]:
+def _wait_stable(page: Any, what: str, log: Callable[[str], None]) -> dict[str, Any]:
+    """stable.js's result; one that timed out is logged and returned (its ``end`` is None)."""
     page.wait_for_function("() => window.__tbnbStable.result && window.__tbnbStable.result.ok !== null",
                            polling=100, timeout=(TIMEOUT_S + 10) * 1000)
     res = page.evaluate("() => window.__tbnbStable.result")
     if not res["ok"]:
-        raise HarnessError(f"{what}: visible cards not drawn and stable within {TIMEOUT_S:.0f} s: {json.dumps(res)}")
+        log(f"  {what}: visible cards not all drawn with every run and stable within {TIMEOUT_S:.0f} s: "
+            f"{json.dumps(res)}")
+        res["end"] = res["readyAt"] = None
     return res
 
 
-def tbnb_e2e(sess: Session, logdir: Path, runs: int, rep: int, shots: list[str] | None) -> dict[str, Any]:
+def _since(t: float | None, t0: float) -> float | None:
+    return None if t is None else t - t0
+
+
+def tbnb_e2e(sess: Session, logdir: Path, runs: int, rep: int, shots: list[str] | None,
+             log: Callable[[str], None]) -> dict[str, Any]:
     """Shift+Enter on ``%tbnb --logdir D`` until the visible cards are drawn and stable."""
     server = sess.server
     name = f"e2e_{rep}.ipynb"
@@ -69,15 +77,15 @@ def tbnb_e2e(sess: Session, logdir: Path, runs: int, rep: int, shots: list[str] 
         page.wait_for_timeout(300)
         _watch(page, "tbnb", runs)
         page.keyboard.press("Shift+Enter")
-        res = _wait_stable(page, f"tbnb rep {rep}")
+        res = _wait_stable(page, f"tbnb rep {rep}", log)
         key = page.evaluate("() => window.__tbnbStable.keyAt")
         if key is None:
             raise HarnessError("the Shift+Enter keydown was not seen by the page")
         if shots is not None:
             shots.append(str(screenshot(page, "bench-board-e2e-tbnb")))
         errors = pg.errors()
-    return {"ms": res["end"] - key, "ready_ms": res["readyAt"] - key, "visible": res["visible"],
-            "errors": errors}
+    return {"ms": _since(res["end"], key), "ready_ms": _since(res["readyAt"], key),
+            "first_paint_ms": _since(res["firstPaint"], key), "visible": res["visible"], "errors": errors}
 
 
 def _wait_http(url: str, proc: subprocess.Popen, deadline: float) -> float:
@@ -108,7 +116,7 @@ def _complete(bodies: list[Any], runs: int, last_step: int) -> dict[str, Any]:
 
 
 def tensorboard_e2e(sess: Session, logdir: Path, runs: int, last_step: int, rep: int,
-                    shots: list[str] | None) -> dict[str, Any]:
+                    shots: list[str] | None, log: Callable[[str], None]) -> dict[str, Any]:
     """``tensorboard --logdir D`` launched until its visible time series cards are drawn and stable."""
     port = free_port()
     warm_page_cache(logdir)
@@ -135,7 +143,7 @@ def tensorboard_e2e(sess: Session, logdir: Path, runs: int, last_step: int, rep:
             serving = _wait_http(url, proc, launched + TIMEOUT_S)
             page.goto(f"{url}?forceSVG=true", wait_until="commit")
             _watch(page, "tensorboard", runs)
-            res = _wait_stable(page, f"TensorBoard rep {rep}")
+            res = _wait_stable(page, f"TensorBoard rep {rep}", log)
             if shots is not None:
                 shots.append(str(screenshot(page, "bench-board-e2e-tensorboard")))
         finally:
@@ -148,7 +156,8 @@ def tensorboard_e2e(sess: Session, logdir: Path, runs: int, last_step: int, rep:
                 proc.wait()
             log_file.close()
     launched_ms = launched * 1000
-    return {"ms": res["end"] - launched_ms, "ready_ms": res["readyAt"] - launched_ms,
+    return {"ms": _since(res["end"], launched_ms), "ready_ms": _since(res["readyAt"], launched_ms),
+            "first_paint_ms": _since(res["firstPaint"], launched_ms), "lines_at_end": res["linesVisible"],
             "serving_ms": serving * 1000 - launched_ms, "visible": res["visible"],
             "data": _complete(bodies, runs, last_step)}
 

@@ -4,10 +4,11 @@
 // that the benchmark can compare them with the moment it launched a process or pressed a key.
 //
 // window.__tbnbStable.watch({kind, runs, quietMs, timeoutMs}) starts watching; .result becomes
-// {ok, end, readyAt, lastChange, visible, ...} where `end` is the earliest time from which every
-// visible card was drawn (kind "tbnb": every run's traces have data; kind "tensorboard": no
-// loading indicator in the card and its two line paths per run) and nothing inside a visible card
-// changed for `quietMs`.
+// {ok, end, readyAt, lastChange, firstPaint, visible, ...} where `end` is the earliest time from
+// which every visible card was drawn with every run (kind "tbnb": the raw and smoothed traces of
+// each run have data; kind "tensorboard": no loading indicator in the card and its two line paths
+// per run) and nothing inside a visible card changed for `quietMs`; `firstPaint` the first time
+// every visible card showed a line at all (some runs may be missing).
 (() => {
   if (Object.getOwnPropertyDescriptor(window, "__tbnbStable")) return;
   const S = { result: null, keyAt: null };
@@ -23,24 +24,24 @@
     true,
   );
 
+  // lines(card): how many runs the card's chart shows (null while it says it is loading).
   const KINDS = {
     tbnb: {
       cards: ".tbnb-card",
-      drawn(card, runs) {
+      lines(card) {
         const plot = card.querySelector(".tbnb-plot");
-        const data = plot && plot.data;
-        if (!data || !plot._fullLayout || data.length !== 2 * runs) return false;
-        return data.every((t) => t.x && t.x.length);
+        const data = plot && plot._fullLayout ? plot.data || [] : [];
+        return Math.floor(data.filter((t) => t.x && t.x.length).length / 2); // raw and smoothed per run
       },
     },
     tensorboard: {
       cards: "scalar-card",
-      drawn(card, runs) {
-        if (card.querySelector("mat-spinner, mat-progress-bar, .spinner, mat-progress-spinner")) return false;
+      lines(card) {
+        if (card.querySelector("mat-spinner, mat-progress-bar, .spinner, mat-progress-spinner")) return null;
         // SVG lines (the page is opened with ?forceSVG=true): with TensorBoard's default
         // smoothing, two per run (the faded raw line and the smoothed one); axes are short paths.
-        const lines = [...card.querySelectorAll("line-chart svg path")].filter((p) => (p.getAttribute("d") || "").length > 1000);
-        return lines.length >= 2 * runs;
+        const paths = [...card.querySelectorAll("line-chart svg path")].filter((p) => (p.getAttribute("d") || "").length > 1000);
+        return Math.floor(paths.length / 2);
       },
     },
   };
@@ -78,7 +79,8 @@
   S.watch = ({ kind: name, runs = 0, quietMs = 1000, timeoutMs = 60000 }) => {
     const kind = KINDS[name];
     const started = epoch();
-    const w = { ok: null, end: null, readyAt: null, lastChange: null, visible: [], drawnVisible: 0, frames: 0, started };
+    const w = { ok: null, end: null, readyAt: null, lastChange: null, firstPaint: null, visible: [], drawnVisible: 0,
+      linesVisible: [], frames: 0, started };
     S.result = w;
     let visible = [];
     let visibleSet = new Set();
@@ -108,8 +110,11 @@
         visibleSet = new Set(now);
         w.lastChange = t;
       }
-      const drawn = visible.filter((c) => kind.drawn(c, runs)).length;
+      const lines = visible.map((c) => kind.lines(c));
+      w.linesVisible = lines;
+      const drawn = lines.filter((n) => n !== null && n >= runs).length;
       w.drawnVisible = drawn;
+      if (w.firstPaint === null && visible.length > 0 && lines.every((n) => n > 0)) w.firstPaint = t;
       const ready = visible.length > 0 && drawn === visible.length;
       if (!ready) w.readyAt = null;
       else if (w.readyAt === null) w.readyAt = t;
