@@ -158,5 +158,22 @@ def tbnb_magic(line: str) -> None:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """``%load_ext tbnb``: register the ``%tbnb`` line magic."""
+    """``%load_ext tbnb``: register the ``%tbnb`` line magic and prepare what its first board
+    needs (``prepare``)."""
     ipython.register_magic_function(tbnb_magic, magic_kind="line", magic_name="tbnb")
+    prepare()
+
+
+def prepare() -> None:
+    """Import the widget code and read plotly.js's cartesian build (cached by ``assets``) now.
+
+    A user runs ``%load_ext tbnb`` once, well before ``%tbnb``: what is done here is not waited
+    for by the cell that shows the first board. Nothing is sent to the page (there is no widget
+    yet to carry it); a missing plotly is left for the board to report.
+    """
+    from . import assets, widget  # noqa: F401 - imported for its cost, now rather than at %tbnb
+
+    try:
+        assets.plotly_js("cartesian")
+    except RuntimeError:
+        pass

@@ -26,7 +26,7 @@ from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe
 from ..cards.board import CardMethods
 from . import assets
 from .cells import execution_count
-from .core import changed_reply, index_reply, plotly_reply, totals
+from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle, totals
 from .dashboards import trait_mixins
 from .poll import Poller
 from .protocol import (
@@ -341,19 +341,21 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         return Settings(x_axis=self.x_axis, max_blob_bytes=self.max_blob_bytes)
 
     def _push_plotly(self) -> None:
-        """Send plotly.js once per kernel, unasked, before the first read of the logdir.
+        """Send plotly.js's cartesian build once per kernel, unasked, before the first read of
+        the logdir.
 
         A page asks for plotly.js only once its view renders, which is after the cell that
-        made the Board finishes; running the 4.8 MB script then takes seconds before any
-        chart can be drawn. Sent now, the page (anywidget delivers it to the model's
-        ``initialize`` even before a view exists) runs it while the kernel reads the logdir.
+        made the Board finishes; running the script then delays every chart. Sent now, the
+        page (anywidget delivers it to the model's ``initialize`` even before a view exists)
+        runs it while the kernel reads the logdir. The cartesian build draws what most
+        dashboards draw; a dashboard that needs the full build asks for it (assets.py).
         Once per process: later Boards, and a reloaded page, ask as before.
         """
         global _plotly_pushed
         if _plotly_pushed or self.comm is None or not getattr(self.comm, "kernel", None):
             return
         try:
-            content, buffers = plotly_reply()
+            content, buffers = plotly_reply("cartesian")
         except RequestError:
             return  # the page's own request will report it
         _plotly_pushed = True
@@ -361,7 +363,7 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
 
     def _answer_plotly(self, content: dict[str, Any]) -> Reply:
         """``plotly``: a core request (core.py)."""
-        return plotly_reply()
+        return plotly_reply(plotly_request_bundle(content))
 
     def _answer_index(self, content: dict[str, Any]) -> Reply:
         """``index``: a core request, with the run colours only the board holds."""
