@@ -96,6 +96,20 @@ export async function buildLazy(outdir = path.dirname(OUTFILE)) {
   return sizes;
 }
 
+/** The module `%load_ext tbnb` sends plotly.js with before any Board (src/preload.js): an ESM
+ * of its own, next to the bundle. */
+export const PRELOAD = path.join(here, "src", "preload.js");
+export const PRELOAD_OUT = path.join(path.dirname(OUTFILE), "preload.js");
+
+/** Build the preload module; resolves with its size in bytes. */
+export async function buildPreload(outfile = PRELOAD_OUT) {
+  const result = await esbuild.build({
+    entryPoints: [PRELOAD], outfile, bundle: true, format: "esm", minify: true, target: ["es2020"],
+    platform: "browser", legalComments: "none", logLevel: "warning", metafile: true,
+  });
+  return Object.values(result.metafile.outputs)[0].bytes;
+}
+
 /** Copy the cartesian plotly.js asset into `outfile`'s folder; its size in bytes. */
 export function copyPlotlyCartesian(outfile = PLOTLY_CARTESIAN_OUT) {
   mkdirSync(path.dirname(outfile), { recursive: true });
@@ -121,5 +135,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log(`${path.relative(process.cwd(), OUTFILE)}: ${(bytes / 1024).toFixed(1)} KB`);
     for (const [name, size] of Object.entries(await buildLazy())) console.log(`  lazy ${name}.js: ${(size / 1024).toFixed(1)} KB`);
     console.log(`  plotly-cartesian.min.js (asset, handed over by the kernel): ${(copyPlotlyCartesian() / 1024).toFixed(1)} KB`);
+    console.log(`  preload.js (%load_ext's plotly.js carrier): ${((await buildPreload()) / 1024).toFixed(1)} KB`);
   }
 }

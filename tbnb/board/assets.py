@@ -25,6 +25,8 @@ BUNDLE = Path(__file__).resolve().parent.parent / "static" / "board.js"
 STYLES = BUNDLE.with_suffix(".css")
 #: plotly.js's cartesian-only build, copied by the JS build from npm (``js/build.mjs``).
 PLOTLY_CARTESIAN = BUNDLE.with_name("plotly-cartesian.min.js")
+#: The small module ``%load_ext tbnb`` carries plotly.js with before any Board (preload.py).
+PRELOAD = BUNDLE.with_name("preload.js")
 #: The plotly.js builds, smallest first: each can draw everything the ones before it can.
 PLOTLY_BUNDLES = ("cartesian", "full")
 
@@ -45,6 +47,16 @@ def read_bundle() -> str:
     if not text.strip():
         raise RuntimeError(f"tbnb's JS bundle {BUNDLE} is empty: {BUILD_HINT}")
     return text
+
+
+def read_preload() -> str | None:
+    """The preload module's text, or None when the JS build did not make it (then the first
+    Board carries plotly.js, as without ``%load_ext``)."""
+    try:
+        text = PRELOAD.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    return text if text.strip() else None
 
 
 def read_styles() -> str:

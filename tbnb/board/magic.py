@@ -165,15 +165,17 @@ def load_ipython_extension(ipython: Any) -> None:
 
 
 def prepare() -> None:
-    """Import the widget code and read plotly.js's cartesian build (cached by ``assets``) now.
+    """Import the widget code, read plotly.js's cartesian build and send it to the page now.
 
     A user runs ``%load_ext tbnb`` once, well before ``%tbnb``: what is done here is not waited
-    for by the cell that shows the first board. Nothing is sent to the page (there is no widget
-    yet to carry it); a missing plotly is left for the board to report.
+    for by the cell that shows the first board (preload.py says how the script reaches the
+    page). A missing plotly is left for the board to report.
     """
     from . import assets, widget  # noqa: F401 - imported for its cost, now rather than at %tbnb
+    from .preload import preload_plotly
 
     try:
         assets.plotly_js("cartesian")
     except RuntimeError:
-        pass
+        return
+    preload_plotly()

@@ -5,6 +5,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { DASHBOARDS, plotlyNeed } from "../../js/src/layout.js";
 import { BUNDLES, deliverPlotly, loadPlotly, plotlyFor, releasePlotly } from "../../js/src/plotly.js";
+import preload from "../../js/src/preload.js";
 
 test("dashboards drawing 3D, parcoords, splom or scattergl get the full build; the others the cartesian one", () => {
   const full = DASHBOARDS.filter((d) => plotlyNeed(d.id) === "full").map((d) => d.id).sort();
@@ -89,4 +90,20 @@ test("a Board torn down while asking hands the request to another waiting Board"
   releasePlotly(a);
   assert.deepEqual(asked, [["a", "full"], ["b", "full"]]);
   releasePlotly(b);
+});
+
+test("the preload model (%load_ext) runs the build it is sent and says so; a Board then asks nothing", async () => {
+  fakePage();
+  const handlers = [];
+  const said = [];
+  const model = { on: (event, fn) => handlers.push([event, fn]), send: (msg) => said.push(msg) };
+  preload.initialize({ model });
+  assert.deepEqual(handlers.map(([e]) => e), ["msg:custom"]);
+  handlers[0][1]({ type: "other" }, []);
+  handlers[0][1]({ type: "plotly", bundle: "cartesian" }, [new Uint8Array([1])]);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(said, [{ type: "ran" }]);
+  const asked = [];
+  assert.ok(await loadPlotly((b) => asked.push(b), "cartesian"));
+  assert.deepEqual(asked, []);
 });
