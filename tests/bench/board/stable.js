@@ -8,7 +8,10 @@
 // which every visible card was drawn with every run (kind "tbnb": the raw and smoothed traces of
 // each run have data; kind "tensorboard": no loading indicator in the card and its two line paths
 // per run) and nothing inside a visible card changed for `quietMs`; `firstPaint` the first time
-// every visible card showed a line at all (some runs may be missing).
+// every visible card showed a line at all (some runs may be missing). A page that shows lines
+// with runs missing and then changes nothing for `partialMs` ends there too, with `partial` set
+// (TensorBoard opened while its data server is still reading shows the runs read so far and did
+// not add the others by itself here).
 (() => {
   if (Object.getOwnPropertyDescriptor(window, "__tbnbStable")) return;
   const S = { result: null, keyAt: null };
@@ -76,11 +79,11 @@
   };
 
   /** Watch until the visible cards are drawn and quiet for `quietMs`, or `timeoutMs` passes. */
-  S.watch = ({ kind: name, runs = 0, quietMs = 1000, timeoutMs = 60000 }) => {
+  S.watch = ({ kind: name, runs = 0, quietMs = 1000, partialMs = 35000, timeoutMs = 60000 }) => {
     const kind = KINDS[name];
     const started = epoch();
-    const w = { ok: null, end: null, readyAt: null, lastChange: null, firstPaint: null, visible: [], drawnVisible: 0,
-      linesVisible: [], frames: 0, started };
+    const w = { ok: null, end: null, readyAt: null, lastChange: null, firstPaint: null, partial: false,
+      someReadyAt: null, visible: [], drawnVisible: 0, linesVisible: [], frames: 0, started };
     S.result = w;
     let visible = [];
     let visibleSet = new Set();
@@ -114,13 +117,22 @@
       w.linesVisible = lines;
       const drawn = lines.filter((n) => n !== null && n >= runs).length;
       w.drawnVisible = drawn;
-      if (w.firstPaint === null && visible.length > 0 && lines.every((n) => n > 0)) w.firstPaint = t;
+      const some = visible.length > 0 && lines.every((n) => n > 0);
+      if (w.firstPaint === null && some) w.firstPaint = t;
+      if (!some) w.someReadyAt = null;
+      else if (w.someReadyAt === null) w.someReadyAt = t;
       const ready = visible.length > 0 && drawn === visible.length;
       if (!ready) w.readyAt = null;
       else if (w.readyAt === null) w.readyAt = t;
       if (ready) {
         w.end = Math.max(w.readyAt, w.lastChange || 0);
         if (t - w.end >= quietMs) return finish(true);
+      } else if (some && t - Math.max(w.someReadyAt, w.lastChange || 0) >= partialMs) {
+        // Lines drawn, some runs missing, nothing changing for partialMs (longer than TensorBoard's
+        // 30 s reload): that is what the user gets; its end is the last change.
+        w.end = Math.max(w.someReadyAt, w.lastChange || 0);
+        w.partial = true;
+        return finish(true);
       }
       if (t - started > timeoutMs) return finish(false);
       requestAnimationFrame(tick);
