@@ -1,7 +1,8 @@
 // Build the Board's front end: one self-contained ESM file, tbnb/static/board.js.
 //
 // anywidget loads `_esm` from a Blob URL, so there is no code splitting (a chunk could not be
-// found) and every import is bundled. plotly.js is not: the page gets it from the kernel once.
+// found) and every import is bundled. plotly.js is not: the page gets it from the kernel once
+// (the cartesian-only build, copied here from npm, first; the full one when a dashboard needs it).
 // The Markdown renderer and sanitiser (marked, DOMPurify: 85 KB minified) are only needed by
 // text cards, and the bundle is saved with every widget: they are built into a separate script
 // (src/markdown_libs.js, with their licence comments), gzipped and inlined as base64 text
@@ -10,7 +11,7 @@
 //   node build.mjs --watch    rebuild on change (with an inline source map)
 
 import * as esbuild from "esbuild";
-import { readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -26,6 +27,11 @@ export const LAZY = {
   projector_view: path.join(here, "src", "dashboards", "projector_view.js"),
 };
 const LIBS_MODULE = "tbnb:markdown-libs";
+/** plotly.js's cartesian-only dist bundle (npm, pinned to the Python plotly's plotly.js version):
+ * copied next to the bundle as a package asset; the kernel hands it over before the full
+ * plotly.min.js, which only dashboards that declare `plotly: "full"` wait for. */
+export const PLOTLY_CARTESIAN = path.join(here, "node_modules", "plotly.js-cartesian-dist-min", "plotly-cartesian.min.js");
+export const PLOTLY_CARTESIAN_OUT = path.join(path.dirname(OUTFILE), "plotly-cartesian.min.js");
 
 /** The Markdown libraries as one classic script (an IIFE), minified. */
 export async function buildLibs() {
@@ -90,6 +96,27 @@ export async function buildLazy(outdir = path.dirname(OUTFILE)) {
   return sizes;
 }
 
+/** The module `%load_ext tbnb` sends plotly.js with before any Board (src/preload.js): an ESM
+ * of its own, next to the bundle. */
+export const PRELOAD = path.join(here, "src", "preload.js");
+export const PRELOAD_OUT = path.join(path.dirname(OUTFILE), "preload.js");
+
+/** Build the preload module; resolves with its size in bytes. */
+export async function buildPreload(outfile = PRELOAD_OUT) {
+  const result = await esbuild.build({
+    entryPoints: [PRELOAD], outfile, bundle: true, format: "esm", minify: true, target: ["es2020"],
+    platform: "browser", legalComments: "none", logLevel: "warning", metafile: true,
+  });
+  return Object.values(result.metafile.outputs)[0].bytes;
+}
+
+/** Copy the cartesian plotly.js asset into `outfile`'s folder; its size in bytes. */
+export function copyPlotlyCartesian(outfile = PLOTLY_CARTESIAN_OUT) {
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  copyFileSync(PLOTLY_CARTESIAN, outfile);
+  return readFileSync(outfile).length;
+}
+
 /** Build to `outfile`; resolves with esbuild's result (metafile included). */
 export function build(outfile = OUTFILE) {
   return esbuild.build(options(outfile, { metafile: true }));
@@ -107,5 +134,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const bytes = Object.values(result.metafile.outputs)[0].bytes;
     console.log(`${path.relative(process.cwd(), OUTFILE)}: ${(bytes / 1024).toFixed(1)} KB`);
     for (const [name, size] of Object.entries(await buildLazy())) console.log(`  lazy ${name}.js: ${(size / 1024).toFixed(1)} KB`);
+    console.log(`  plotly-cartesian.min.js (asset, handed over by the kernel): ${(copyPlotlyCartesian() / 1024).toFixed(1)} KB`);
+    console.log(`  preload.js (%load_ext's plotly.js carrier): ${((await buildPreload()) / 1024).toFixed(1)} KB`);
   }
 }

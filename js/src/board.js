@@ -9,9 +9,9 @@ import { PALETTE, normalizeHex } from "./colors.js";
 import { DEFAULT_CARD_WIDTH } from "./constants.js";
 import { debounce, h } from "./dom.js";
 import { Header } from "./header.js";
-import { emptyMessage, layoutItems, redrawTraits } from "./layout.js";
+import { emptyMessage, layoutItems, plotlyNeed, redrawTraits } from "./layout.js";
 import { naturalSort } from "./naturalsort.js";
-import { deliverPlotly, loadPlotly, releasePlotly } from "./plotly.js";
+import { deliverPlotly, loadPlotly, plotlyFor, releasePlotly } from "./plotly.js";
 import { Router } from "./router.js";
 import { RunSelector } from "./run_selector.js";
 import { shownRuns } from "./runs.js";
@@ -33,7 +33,7 @@ class Board {
     this.order = new Map(); // run -> position in the index
     this.zooms = new Map(); // tag -> {x, y}
     this.lastView = null;
-    this.plotly = globalThis.Plotly || null;
+    this.plotlyWanted = null; // the plotly.js build asked for and not yet run
     this.listeners = [];
     this.destroyed = false;
     this.emptyText = WAITING;
@@ -183,6 +183,7 @@ class Board {
     });
     on("change:dashboard", () => {
       this.header.sync();
+      this.loadPlotly(); // before the cards: they draw once the build they need has run
       this.layoutCards();
     });
     on("change:card_types", () => {
@@ -343,17 +344,27 @@ class Board {
 
   // ---------------------------------------------------------------------------------- kernel
 
+  /** The plotly.js the shown dashboard draws with (its declared build, or a larger one), or
+   * null until it has run: cards draw when it arrives. */
+  get plotly() {
+    return plotlyFor(plotlyNeed(this.trait("dashboard")));
+  }
+
+  /** Get the plotly.js build the shown dashboard needs, if the page has none that draws it. */
   loadPlotly() {
-    if (this.plotly) return;
-    this.plotlyRequester = () => this.model.send({ type: "plotly" });
-    loadPlotly(this.plotlyRequester).then(
-      (Plotly) => {
+    const need = plotlyNeed(this.trait("dashboard"));
+    if (plotlyFor(need) || this.plotlyWanted === need || (this.plotlyWanted === "full" && need === "cartesian")) return;
+    this.plotlyWanted = need;
+    this.plotlyRequester = this.plotlyRequester || ((bundle) => this.model.send({ type: "plotly", bundle }));
+    loadPlotly(this.plotlyRequester, need).then(
+      () => {
         if (this.destroyed) return;
-        this.plotly = Plotly;
+        if (this.plotlyWanted === need) this.plotlyWanted = null;
         for (const card of this.cards.all()) if (card.hasData()) card.redraw();
       },
       (error) => {
         if (this.destroyed) return;
+        if (this.plotlyWanted === need) this.plotlyWanted = null;
         this.header.banner(`plotly.js could not be loaded, so charts cannot be drawn: ${error.message}`);
       },
     );
@@ -383,10 +394,11 @@ class Board {
 
 export default {
   /** Per model, before any view: take plotly.js if the kernel sends it unasked (its first
-   * Board does, while it reads the logdir), so that the script runs before a view asks. */
+   * Board sends the cartesian build, while it reads the logdir), so that the script runs
+   * before a view asks. */
   initialize({ model }) {
     model.on("msg:custom", (msg, buffers) => {
-      if (msg && msg.type === "plotly" && buffers && buffers.length) deliverPlotly(buffers[0]);
+      if (msg && msg.type === "plotly" && buffers && buffers.length) deliverPlotly(buffers[0], msg.bundle);
     });
   },
   render({ model, el }) {

@@ -20,6 +20,9 @@
 //               when any run has a tag of the kind's plugin, whatever runs are selected: the
 //               card lists and draws the runs itself (hparams table, mesh gallery). Its item's
 //               tag is the plugin's name.
+//   plotly      "full" for a dashboard drawing trace types outside plotly.js's cartesian build
+//               (3D, parcoords, splom, scattergl): the page then gets the full build before
+//               drawing it; default "cartesian" (scatter, bar, heatmap...), handed over first
 //   fills       true for a dashboard that is not a grid of per-tag cards (projector): one card of
 //               each of its kinds, not tied to a tag (item tag ""), filling the area; the card
 //               says itself when it has nothing to show
@@ -53,6 +56,11 @@ export function kindOf(kind) {
 /** The trait value -> a known dashboard's id (the default, "timeseries", for anything else). */
 export function normalizeDashboard(value) {
   return BY_ID.has(value) ? value : DEFAULT.id;
+}
+
+/** The plotly.js build ("cartesian" | "full", plotly.js) the dashboard `value` draws with. */
+export function plotlyNeed(value) {
+  return BY_ID.get(normalizeDashboard(value)).plotly === "full" ? "full" : "cartesian";
 }
 
 /** The tab's label (the default tab's for an unknown value). */

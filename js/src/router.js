@@ -1,6 +1,6 @@
 // The page's end of the message protocol (tbnb/board/protocol.py): every message from the kernel
 // comes in here and goes where it belongs, and every request goes out through here.
-//   {"type": "plotly"} + bytes  -> plotly.js for the page (plotly.js)
+//   {"type": "plotly", "bundle"} + bytes  -> a plotly.js build for the page (plotly.js)
 //   {"type": "index"}           -> the Board (onIndex); asked again if asked meanwhile
 //   a reply with an id          -> decoded (codec.js) and handed to the request it answers
 //                                  (requests.js: ids, in-flight cap, priorities, timeouts)
@@ -91,7 +91,7 @@ export class Router {
     if (!msg || typeof msg !== "object" || this.closed) return;
     switch (msg.type) {
       case "plotly":
-        if (buffers.length) deliverPlotly(buffers[0]);
+        if (buffers.length) deliverPlotly(buffers[0], msg.bundle);
         return;
       case "index":
         this.indexPending = false;

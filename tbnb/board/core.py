@@ -21,13 +21,25 @@ if TYPE_CHECKING:
 MAX_PROBLEMS = 100
 
 
-def plotly_reply() -> Reply:
-    """plotly.js for the page (``plotly``): the script as one buffer and its version."""
+def plotly_reply(bundle: str = "full") -> Reply:
+    """plotly.js for the page (``plotly``): the script of one build (assets.PLOTLY_BUNDLES) as
+    one buffer, its version, and which build it is (``cartesian`` may be served by ``full``)."""
+    if bundle not in assets.PLOTLY_BUNDLES:
+        raise RequestError(f"unknown plotly.js build {bundle!r}; builds are {list(assets.PLOTLY_BUNDLES)}")
     try:
-        data, version = assets.plotly_js()
+        data, version = assets.plotly_js(bundle)
     except RuntimeError as err:
         raise RequestError(str(err)) from None
-    return {"type": "plotly", "version": version}, [data]
+    return {"type": "plotly", "version": version, "bundle": assets.plotly_bundle_served(bundle)}, [data]
+
+
+def plotly_request_bundle(content: Mapping[str, Any]) -> str:
+    """The build a ``plotly`` request asks for: its ``bundle``, or ``full`` (pages that predate
+    the cartesian build ask without one and draw every trace type)."""
+    bundle = content.get("bundle", "full")
+    if not isinstance(bundle, str):
+        raise RequestError(f"plotly: bundle must be one of {list(assets.PLOTLY_BUNDLES)}, got {bundle!r}")
+    return bundle
 
 
 def index_reply(source: MultiLogdir, colors: Mapping[str, str]) -> dict[str, Any]:

@@ -158,5 +158,24 @@ def tbnb_magic(line: str) -> None:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """``%load_ext tbnb``: register the ``%tbnb`` line magic."""
+    """``%load_ext tbnb``: register the ``%tbnb`` line magic and prepare what its first board
+    needs (``prepare``)."""
     ipython.register_magic_function(tbnb_magic, magic_kind="line", magic_name="tbnb")
+    prepare()
+
+
+def prepare() -> None:
+    """Import the widget code, read plotly.js's cartesian build and send it to the page now.
+
+    A user runs ``%load_ext tbnb`` once, well before ``%tbnb``: what is done here is not waited
+    for by the cell that shows the first board (preload.py says how the script reaches the
+    page). A missing plotly is left for the board to report.
+    """
+    from . import assets, widget  # noqa: F401 - imported for its cost, now rather than at %tbnb
+    from .preload import preload_plotly
+
+    try:
+        assets.plotly_js("cartesian")
+    except RuntimeError:
+        return
+    preload_plotly()

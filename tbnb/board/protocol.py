@@ -38,7 +38,12 @@ content by ``{"buffer": i, "dtype": "float64" | "float32" | "int64" | "uint8", "
 dashboard module that declares its type (dashboards/__init__.py); a failure is an ``error`` reply.
 
 Page -> kernel
-  {"type": "plotly"}            the page has no plotly.js yet (it caches one on globalThis)
+  {"type": "plotly", "bundle": "cartesian" | "full"}
+                                the page has no plotly.js able to draw what its dashboard needs
+                                yet (it caches each build on globalThis): "cartesian" (plotly's
+                                cartesian-only build: scatter, bar, heatmap...) or "full" (every
+                                trace type: 3D, parcoords, splom, WebGL), asked by a dashboard
+                                that declares ``plotly: "full"``; no "bundle" means "full"
   {"type": "index"}             ask for runs and tags
   {"type": "series", "id": int, "tag": str, "runs": [str], "x_axis": str,
    "range": [x0, x1] | null, "width": int}
@@ -50,11 +55,13 @@ Page -> kernel
   {"type": "csv" | "json", "id": int, "tag": str, "runs": [str]}
                                 a card's full data for download (text in the reply)
 Kernel -> page
-  {"type": "plotly", "version": str} + buffers [plotly.min.js bytes]
-                                the reply to {"type": "plotly"}; the first Board of a kernel
-                                also sends it unasked as soon as its comm opens, before it
-                                reads the logdir, so that the page runs plotly.js while the
-                                kernel reads (the page takes it from the model, view or not)
+  {"type": "plotly", "version": str, "bundle": "cartesian" | "full"} + buffers [the script]
+                                the reply to {"type": "plotly"}; "bundle" says which build it
+                                is ("full" may answer "cartesian" when the cartesian asset is
+                                not built); the first Board of a kernel also sends the cartesian
+                                build unasked as soon as its comm opens, before it reads the
+                                logdir, so that the page runs plotly.js while the kernel reads
+                                (the page takes it from the model, view or not)
   {"type": "index", "runs": [{"name", "color", "start_time"}],
    "tags": [{"tag", "plugin", "runs": [str], "points": {run: n}}], "problems": [str]}
   {"type": "series", "id", "tag", "x_axis", "range",

@@ -26,7 +26,7 @@ from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe
 from ..cards.board import CardMethods
 from . import assets, shared
 from .cells import execution_count
-from .core import changed_reply, index_reply, plotly_reply, totals
+from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle, totals
 from .dashboards import trait_mixins
 from .poll import Poller
 from .protocol import (
@@ -66,7 +66,7 @@ BASE_SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers",
                  "run_colors", "tag_filter", "pinned", "card_width", "card_types", "histogram_mode",
                  "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
 
-#: Whether a Board of this process has sent plotly.js unasked (see ``Board._push_plotly``).
+#: Whether this process has sent plotly.js unasked (``push_plotly_once``).
 _plotly_pushed = False
 
 
@@ -359,27 +359,21 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         return Settings(x_axis=self.x_axis, max_blob_bytes=self.max_blob_bytes)
 
     def _push_plotly(self) -> None:
-        """Send plotly.js once per kernel, unasked, before the first read of the logdir.
+        """Send plotly.js's cartesian build once per kernel, unasked, before the first read of
+        the logdir.
 
         A page asks for plotly.js only once its view renders, which is after the cell that
-        made the Board finishes; running the 4.8 MB script then takes seconds before any
-        chart can be drawn. Sent now, the page (anywidget delivers it to the model's
-        ``initialize`` even before a view exists) runs it while the kernel reads the logdir.
+        made the Board finishes; running the script then delays every chart. Sent now, the
+        page (anywidget delivers it to the model's ``initialize`` even before a view exists)
+        runs it while the kernel reads the logdir. The cartesian build draws what most
+        dashboards draw; a dashboard that needs the full build asks for it (assets.py).
         Once per process: later Boards, and a reloaded page, ask as before.
         """
-        global _plotly_pushed
-        if _plotly_pushed or self.comm is None or not getattr(self.comm, "kernel", None):
-            return
-        try:
-            content, buffers = plotly_reply()
-        except RequestError:
-            return  # the page's own request will report it
-        _plotly_pushed = True
-        self.send(content, buffers)
+        push_plotly_once(self)
 
     def _answer_plotly(self, content: dict[str, Any]) -> Reply:
         """``plotly``: a core request (core.py)."""
-        return plotly_reply()
+        return plotly_reply(plotly_request_bundle(content))
 
     def _answer_index(self, content: dict[str, Any]) -> Reply:
         """``index``: a core request, with the run colours only the board holds."""
@@ -391,6 +385,25 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
 #: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``: the Board's own and every
 #: dashboard's (its ``Traits`` mixin, registered in dashboards/__init__.py).
 SETTINGS = BASE_SETTINGS + tuple(name for mixin in trait_mixins() for name in mixin.class_trait_names(sync=True))
+
+
+def push_plotly_once(carrier: anywidget.AnyWidget) -> bool:
+    """Send plotly.js's cartesian build on ``carrier``'s comm, unasked, if nothing in this
+    process did yet and the comm reaches a front end (a kernel's comm; a script's has none).
+
+    Whichever comes first carries it: ``%load_ext tbnb``'s preload model, or the first Board.
+    True if it was sent now.
+    """
+    global _plotly_pushed
+    if _plotly_pushed or carrier.comm is None or not getattr(carrier.comm, "kernel", None):
+        return False
+    try:
+        content, buffers = plotly_reply("cartesian")
+    except RequestError:
+        return False  # the page's own request will report it
+    _plotly_pushed = True
+    carrier.send(content, buffers)
+    return True
 
 
 def _weak_call(obj: Any, method: Callable[[Any], object]) -> Callable[[], None]:

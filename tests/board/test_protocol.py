@@ -29,6 +29,23 @@ def test_plotly_reply_is_the_installed_plotly_js(page: Page) -> None:
     assert reply["version"][0].isdigit()
 
 
+def test_plotly_reply_serves_the_build_asked_for(page: Page) -> None:
+    """``bundle``: "full" is the plotly package's script (also without "bundle"), "cartesian"
+    the built asset; an unknown build is an error reply naming the builds."""
+    from tbnb.board import assets
+
+    full, full_buffers = page.ask({"type": "plotly", "bundle": "full"})
+    assert full["bundle"] == "full" and bytes(full_buffers[0]) == assets.plotly_js("full")[0]
+    cartesian, buffers = page.ask({"type": "plotly", "bundle": "cartesian"})
+    assert cartesian["bundle"] == assets.plotly_bundle_served("cartesian")
+    assert bytes(buffers[0]) == assets.plotly_js("cartesian")[0]
+    assert cartesian["version"] == full["version"]
+    if assets.PLOTLY_CARTESIAN.exists():  # built: a third of the full build
+        assert cartesian["bundle"] == "cartesian" and len(buffers[0]) < len(full_buffers[0]) / 2
+    bad, _ = page.ask({"type": "plotly", "bundle": "3d"})
+    assert bad["type"] == "error" and "cartesian" in bad["message"] and "full" in bad["message"]
+
+
 def test_index_lists_runs_tags_colours_and_counts(page: Page) -> None:
     reply = page.decoded({"type": "index"})
     assert reply["type"] == "index"

@@ -196,7 +196,8 @@ def test_requests_while_polling_are_thread_safe(make_board, writer, tmp_path: Pa
 
 def test_first_board_of_a_kernel_sends_plotly_before_reading(monkeypatch: pytest.MonkeyPatch, writer) -> None:
     """Unasked, once per kernel, and before the logdir is read (so the page runs plotly.js while
-    the kernel reads); later Boards wait to be asked. Outside a kernel nothing is sent."""
+    the kernel reads): the cartesian build; later Boards wait to be asked. Outside a kernel
+    nothing is sent."""
     from ipywidgets import comm as widget_comm
 
     from tbnb.board import assets
@@ -223,8 +224,9 @@ def test_first_board_of_a_kernel_sends_plotly_before_reading(monkeypatch: pytest
     boards = [widget.Board(writer.path.parent.parent, reload_interval=0) for _ in range(2)]
     try:
         (content, buffers), *rest = events
-        assert content["type"] == "plotly" and content["version"] == assets.plotly_js()[1]
-        assert bytes(buffers[0]) == assets.plotly_js()[0]
+        assert content["type"] == "plotly" and content["version"] == assets.plotly_js("cartesian")[1]
+        assert content["bundle"] == assets.plotly_bundle_served("cartesian")
+        assert bytes(buffers[0]) == assets.plotly_js("cartesian")[0]
         assert rest == ["read", "read"]  # sent before the first read; the second Board sends nothing
     finally:
         for board in boards:

@@ -329,6 +329,10 @@ async (root) => {{
 }}
 """
 
+#: Dashboards that declare `plotly: "full"` (their traces are not in plotly.js's cartesian build).
+FULL_PLOTLY = {"hparams", "mesh", "projector"}
+FULL_PLOTLY_JS = "() => { const p = globalThis.__tbnb_plotly__; return Boolean(p && p.loaded && p.loaded.full); }"
+
 # plotly's state of a chart element: traces (as drawn) and the axes.
 FIGURE_JS = """
 (plot) => ({
@@ -424,6 +428,10 @@ class Dash(BoardPage):
         if click:
             self.tab(cell, dashboard).click()
         expect(self.tab(cell, dashboard)).to_have_attribute("aria-selected", "true")
+        if dashboard in FULL_PLOTLY:
+            # The page has plotly.js's cartesian build; the first tab that draws with the full one
+            # asks the kernel for it (4.8 MB) and runs it: that is not the cards' drawing time.
+            self.page.wait_for_function(FULL_PLOTLY_JS, timeout=120_000)
         self.settle(cell)
 
     def settle(self, cell: int) -> None:

@@ -338,6 +338,7 @@ export class HParamsCard extends Card {
 export const dashboard = {
   id: "hparams",
   label: "HParams",
+  plotly: "full", // parcoords and splom traces: not in the cartesian build
   whole: true,
   cards: { hparams: { Card: HParamsCard, plugin: "hparams", noun: "hparams", perRun: false, redrawOn: [JOIN] } },
 };

@@ -234,6 +234,7 @@ export class MeshCard extends Card {
 export const dashboard = {
   id: "mesh",
   label: "Mesh",
+  plotly: "full", // mesh3d and scatter3d traces: not in the cartesian build
   whole: true,
   cards: { mesh: { Card: MeshCard, plugin: "mesh", noun: "mesh", perRun: false } },
 };

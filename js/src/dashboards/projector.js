@@ -109,6 +109,7 @@ export class ProjectorCard extends Card {
 export const dashboard = {
   id: "projector",
   label: "Projector",
+  plotly: "full", // WebGL scatter (scattergl) in 2D: not in the cartesian build
   fills: true,
   cards: {
     projector: { Card: ProjectorCard, plugin: "projector", noun: "embedding", perRun: false, redrawOn: TRAITS },

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..measure import median
 from ..report import Target
+from . import e2e_report
 
 #: Charts drawn outside the viewport before any scrolling: "0 or few".
 FEW = 2
@@ -68,7 +69,14 @@ def _smoothing_rows(sm: dict[str, Any]) -> dict[str, Any]:
 
 
 def summarise(raw: dict[str, Any]) -> dict[str, Any]:
-    """Per-repetition rows and their medians."""
+    """Per-repetition rows and their medians (the Board's own figures only when measured)."""
+    e2e = e2e_report.summarise(raw)
+    if not raw["reps"]:
+        return {"e2e": e2e, "board": None, "errors": (e2e or {}).get("errors", []), "off_loopback": []}
+    return {"e2e": e2e, "board": _summarise_board(raw)}
+
+
+def _summarise_board(raw: dict[str, Any]) -> dict[str, Any]:
     runs = raw["dataset"]["params"]["runs"]
     reps = raw["reps"]
     first = [_first_draw_row(r["first"], runs) for r in reps]
@@ -130,7 +138,14 @@ def summarise(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def targets(summary: dict[str, Any]) -> list[Target]:
+def targets(full: dict[str, Any]) -> list[Target]:
+    out = e2e_report.targets(full["e2e"])
+    if full["board"] is not None:
+        out += _board_targets(full["board"])
+    return out
+
+
+def _board_targets(summary: dict[str, Any]) -> list[Target]:
     m = summary["median"]
     worst = summary["smoothing_worst"]
     out = [
@@ -159,9 +174,10 @@ def _fmt(v: Any, spec: str = ".0f") -> str:
     return format(v, spec)
 
 
-def format_report(summary: dict[str, Any], goals: list[Target], meta: dict[str, Any]) -> str:
+def format_report(full: dict[str, Any], goals: list[Target], meta: dict[str, Any]) -> str:
+    summary = full["board"] or {"per_rep": {}, "median": {}}
     per, med = summary["per_rep"], summary["median"]
-    n = len(per["first_ms"])
+    n = meta["repeat"]
     head = ["figure"] + [f"rep {i + 1}" for i in range(n)] + ["median"]
     rows: list[list[str]] = [head]
 
@@ -173,6 +189,17 @@ def format_report(summary: dict[str, Any], goals: list[Target], meta: dict[str, 
         cell = lambda v: _fmt(None if v is None else v * scale, spec)
         rows.append([label] + [cell(v) for v in vals] + [cell(med[key])])
 
+    section("end to end, ms from the user's command (the load included)")
+    for label, vals, m, spec in e2e_report.rows(full["e2e"]):
+        rows.append([label] + [_fmt(v, spec) for v in vals] + [_fmt(m, spec)])
+    if full["board"] is not None:
+        _board_rows(summary, section, row)
+    return _finish(rows, head, full, goals, meta)
+
+
+def _board_rows(summary: dict[str, Any], section: Any, row: Any) -> None:
+    """The Board's own figures (after the show cell's idle, slider, scrolling, wire, memory)."""
+    per = summary["per_rep"]
     section("first draw, ms after the show cell's kernel idle")
     row("  every visible card drawn (all runs)", "first_ms")
     row("  Board root in the page", "first.root_ms")
@@ -233,6 +260,10 @@ def format_report(summary: dict[str, Any], goals: list[Target], meta: dict[str, 
     row("  kernel RSS with the Board", "kernel_rss_mb", ".0f")
     row("  kernel RSS after the show cell ran again", "kernel_rss_after_rerun_mb", ".0f")
 
+
+def _finish(rows: list[list[str]], head: list[str], full: dict[str, Any], goals: list[Target],
+            meta: dict[str, Any]) -> str:
+    summary = full["board"] or {}
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     title = (f"tbnb Board benchmark: {meta['dataset']}; medians of {meta['repeat']}; headless Chromium "
              f"{meta.get('chromium', '?')}, JupyterLab {meta.get('jupyterlab', '?')}, {meta['cpus']} CPUs, "
@@ -248,20 +279,24 @@ def format_report(summary: dict[str, Any], goals: list[Target], meta: dict[str, 
             lines.append("  ".join("-" * w for w in widths))
     lines.append("")
     for label in ("off", "on"):
-        s = summary["saved"].get(label)
+        s = summary.get("saved", {}).get(label)
         if s:
             lines.append(f"saved notebook, 3 Boards, widget state {label}: {s['bytes']:,} bytes "
                          f"(widget state {s['widget_state_bytes']:,} bytes, {s['widget_models']} models, "
                          f"_esm {s['esm_bytes_in_state']:,} bytes, i.e. the bundle once per Board; outputs per cell {s['output_bytes_per_cell']}); "
                          f"kernel RSS with 3 Boards {_fmt(s['kernel_rss_mb'])} MB")
-    alive = summary["boards_alive_after_rerun"]
+    alive = summary.get("boards_alive_after_rerun") or []
     if any(alive):
         lines.append(f"Boards alive in the kernel after the show cell ran twice (per rep): {alive}")
-    lines.append(f"page JS heap added by the first Board (median): {_fmt(summary['heap_delta_mb'], '.1f')} MB; "
-                 f"load average at the end {meta.get('loadavg_end')}, {meta.get('elapsed_s', 0):.0f} s in all")
-    if summary["errors"]:
-        lines.append("JavaScript errors on the page:\n  " + "\n  ".join(summary["errors"]))
-    if summary["off_loopback"]:
+    if summary:
+        lines.append(f"page JS heap added by the first Board (median): {_fmt(summary['heap_delta_mb'], '.1f')} MB")
+    if full["e2e"]:
+        lines.append(f"TensorBoard's scalar data as its page received it (per rep): {full['e2e']['tb_data']}")
+    lines.append(f"load average at the end {meta.get('loadavg_end')}, {meta.get('elapsed_s', 0):.0f} s in all")
+    errors = sorted(set(summary.get("errors", [])) | set((full["e2e"] or {}).get("errors", [])))
+    if errors:
+        lines.append("JavaScript errors on the page:\n  " + "\n  ".join(errors))
+    if summary.get("off_loopback"):
         lines.append("requests off loopback:\n  " + "\n  ".join(summary["off_loopback"]))
     lines.append("")
     for g in goals:

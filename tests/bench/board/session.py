@@ -79,12 +79,14 @@ class Page:
 
 
 @contextlib.contextmanager
-def new_page(sess: Session) -> Iterator[Page]:
+def new_page(sess: Session, init_scripts: tuple[Path, ...] | list[Path] = ()) -> Iterator[Page]:
     """A fresh browser context (its own globalThis: plotly.js comes over the comm again) with the
-    plotly hook, recording console errors and websocket frames; its kernels stop afterwards."""
+    plotly hook (and ``init_scripts``), recording console errors and websocket frames; its kernels stop afterwards."""
     context = sess.browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(30_000)
     context.add_init_script(path=str(PLOTLY_HOOK_JS))
+    for script in init_scripts:
+        context.add_init_script(path=str(script))
     page = context.new_page()
     out = Page(page, BrowserLog(), WireLog())
     out.log.attach(page)
