@@ -16,7 +16,11 @@ import anywidget
 from traitlets import Unicode
 
 from . import assets
-from .widget import push_plotly_once
+from .core import plotly_reply
+from .request import RequestError
+
+#: Whether this process has sent plotly.js unasked (``push_plotly_once``).
+_plotly_pushed = False
 
 
 class PlotlyPreload(anywidget.AnyWidget):
@@ -45,3 +49,22 @@ def preload_plotly() -> PlotlyPreload | None:
         return carrier
     carrier.close()
     return None
+
+
+def push_plotly_once(carrier: anywidget.AnyWidget) -> bool:
+    """Send plotly.js's cartesian build on ``carrier``'s comm, unasked, if nothing in this
+    process did yet and the comm reaches a front end (a kernel's comm; a script's has none).
+
+    Whichever comes first carries it: ``%load_ext tbnb``'s preload model, or the first Board.
+    True if it was sent now.
+    """
+    global _plotly_pushed
+    if _plotly_pushed or carrier.comm is None or not getattr(carrier.comm, "kernel", None):
+        return False
+    try:
+        content, buffers = plotly_reply("cartesian")
+    except RequestError:
+        return False  # the page's own request will report it
+    _plotly_pushed = True
+    carrier.send(content, buffers)
+    return True

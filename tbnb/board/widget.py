@@ -29,6 +29,7 @@ from .cells import execution_count
 from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle, totals
 from .dashboards import trait_mixins
 from .poll import Poller
+from .preload import push_plotly_once
 from .protocol import (
     CARD_TYPES,
     DASHBOARDS,
@@ -65,9 +66,6 @@ _PY_NAMES = {wire: py for py, wire in _WIRE_NAMES.items()}
 BASE_SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers", "runs", "hidden_runs",
                  "run_colors", "tag_filter", "pinned", "card_width", "card_types", "histogram_mode",
                  "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
-
-#: Whether this process has sent plotly.js unasked (``push_plotly_once``).
-_plotly_pushed = False
 
 
 class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[misc]
@@ -385,25 +383,6 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
 #: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``: the Board's own and every
 #: dashboard's (its ``Traits`` mixin, registered in dashboards/__init__.py).
 SETTINGS = BASE_SETTINGS + tuple(name for mixin in trait_mixins() for name in mixin.class_trait_names(sync=True))
-
-
-def push_plotly_once(carrier: anywidget.AnyWidget) -> bool:
-    """Send plotly.js's cartesian build on ``carrier``'s comm, unasked, if nothing in this
-    process did yet and the comm reaches a front end (a kernel's comm; a script's has none).
-
-    Whichever comes first carries it: ``%load_ext tbnb``'s preload model, or the first Board.
-    True if it was sent now.
-    """
-    global _plotly_pushed
-    if _plotly_pushed or carrier.comm is None or not getattr(carrier.comm, "kernel", None):
-        return False
-    try:
-        content, buffers = plotly_reply("cartesian")
-    except RequestError:
-        return False  # the page's own request will report it
-    _plotly_pushed = True
-    carrier.send(content, buffers)
-    return True
 
 
 def _weak_call(obj: Any, method: Callable[[Any], object]) -> Callable[[], None]:

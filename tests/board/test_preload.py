@@ -21,7 +21,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any, Any]]:
     from ipywidgets import comm as widget_comm
 
     events: list[tuple[str, Any, Any]] = []
-    monkeypatch.setattr(widget, "_plotly_pushed", False)
+    monkeypatch.setattr(preload, "_plotly_pushed", False)
     for cls in (widget.Board, preload.PlotlyPreload):
         monkeypatch.setattr(cls, "send", lambda self, content, buffers=None, cls=cls: events.append((cls.__name__, content, buffers)))
     create = widget_comm.create_comm
@@ -61,8 +61,8 @@ def test_preload_sends_the_cartesian_build_once_and_the_first_board_sends_nothin
 
 def test_without_a_front_end_nothing_is_sent_and_the_board_still_pushes(monkeypatch: pytest.MonkeyPatch) -> None:
     events: list[Any] = []
-    monkeypatch.setattr(widget, "_plotly_pushed", False)
+    monkeypatch.setattr(preload, "_plotly_pushed", False)
     monkeypatch.setattr(preload.PlotlyPreload, "send", lambda self, content, buffers=None: events.append(content))
     assert preload.preload_plotly() is None  # a plain script's comm reaches nobody
     assert events == []
-    assert widget._plotly_pushed is False
+    assert preload._plotly_pushed is False

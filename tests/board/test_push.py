@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tbnb.board import pushed, widget
+from tbnb.board import preload, pushed, widget
 from tbnb.board.codec import decode
 from tbnb.testing import EventWriter
 
@@ -203,7 +203,7 @@ def test_first_board_of_a_kernel_sends_plotly_before_reading(monkeypatch: pytest
     from tbnb.board import assets
 
     events: list[Any] = []
-    monkeypatch.setattr(widget, "_plotly_pushed", False)
+    monkeypatch.setattr(preload, "_plotly_pushed", False)
     monkeypatch.setattr(widget.Board, "send", lambda self, content, buffers=None: events.append((content, buffers)))
     reload = widget.MultiLogdir.reload
     monkeypatch.setattr(widget.MultiLogdir, "reload", lambda self: events.append("read") or reload(self))
