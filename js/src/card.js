@@ -147,7 +147,7 @@ export class Card {
     return id;
   }
 
-  /** A reply the kernel pushed (protocol.py, "Pushed replies"); returns whether it was taken. */
+  /** A reply the kernel pushed (protocol.md, "Pushed replies"); returns whether it was taken. */
   takePush(msg, buffers) {
     if (this.destroyed || this.pushes.take(msg, buffers) === 0) return false;
     if (this.error) {

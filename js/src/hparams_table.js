@@ -1,4 +1,4 @@
-// The hparams table's logic (protocol.py, `hparams`): rows from the kernel's reply, sorting,
+// The hparams table's logic (protocol.md, `hparams`): rows from the kernel's reply, sorting,
 // per-column filters (a value or a range), the parallel coordinates' brushes, the CSV download
 // and the `runs` patterns that select trials. Pure functions: no DOM.
 //

@@ -1,4 +1,4 @@
-// A mesh step as plotly traces (protocol.py, `mesh`): a `mesh3d` when the step has faces, a
+// A mesh step as plotly traces (protocol.md, `mesh`): a `mesh3d` when the step has faces, a
 // point cloud (`scatter3d` markers) when it has none; vertex colours when written, else the run's
 // colour. The writer's config is three.js's (camera, lights, material): the parts plotly can show
 // are mapped here (orthographic or perspective projection, the camera's position and up vector,

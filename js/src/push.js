@@ -1,4 +1,4 @@
-// Pushed replies (tbnb/board/protocol.py, "Pushed replies"): while a cell keeps the kernel busy,
+// Pushed replies (tbnb/board/protocol.md, "Pushed replies"): while a cell keeps the kernel busy,
 // its poll thread answers again each card's latest data request when the data changed, with the
 // request's id and "push": true. Which card takes such a reply is decided here. Pure logic.
 

@@ -1,4 +1,4 @@
-// The page's end of the message protocol (tbnb/board/protocol.py): every message from the kernel
+// The page's end of the message protocol (tbnb/board/protocol.md): every message from the kernel
 // comes in here and goes where it belongs, and every request goes out through here.
 //   {"type": "plotly", "bundle"} + bytes  -> a plotly.js build for the page (plotly.js)
 //   {"type": "index"}           -> the Board (onIndex); asked again if asked meanwhile
@@ -128,7 +128,7 @@ export class Router {
   }
 
   /**
-   * A reply the kernel's poll thread pushed (protocol.py, "Pushed replies"): to the cards whose
+   * A reply the kernel's poll thread pushed (protocol.md, "Pushed replies"): to the cards whose
    * request it answers. It does not settle any pending request: their own replies still come.
    */
   pushed(msg, buffers) {

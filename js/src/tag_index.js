@@ -1,4 +1,4 @@
-// The kernel's "index" reply (protocol.py) -> what the Board looks runs and tags up in. Pure:
+// The kernel's "index" reply (protocol.md) -> what the Board looks runs and tags up in. Pure:
 // no DOM. Malformed entries are skipped; a tag listed twice for one plugin is merged.
 
 const SCALARS = "scalars"; // protocol version 1: an entry without "plugin" is a scalar tag

@@ -1,4 +1,4 @@
-// The synced traits of protocol.py, with the defaults the page assumes when one is missing
+// The synced traits of protocol.md, with the defaults the page assumes when one is missing
 // (those the kernel also defines come from constants.json).
 
 import { DEFAULT_CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_WIDTH, DEFAULT_SMOOTHING, HISTOGRAM_MODES, X_AXES } from "./constants.js";

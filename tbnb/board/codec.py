@@ -3,7 +3,7 @@
 A message's arrays are replaced by ``{"buffer": i, "dtype": ..., "shape": [...]}`` and their
 bytes (little-endian, C order) go in the message's buffer list, so nothing numeric is ever
 written as a JSON list. This module and ``js/src/codec.js`` are the only places that pack and
-unpack them (protocol.py).
+unpack them (protocol.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The board's core replies, which belong to no dashboard: the run/tag index, plotly.js, the
-``changed`` message after a reload and the counts of the ``status`` trait (protocol.py).
+``changed`` message after a reload and the counts of the ``status`` trait (protocol.md).
 
 Pure functions of a source (``MultiLogdir``); the widget adds the state only it holds (run
 colours) and the locks. A run removed by the poller between two calls is skipped, never an error.

@@ -1,4 +1,4 @@
-"""Pushed replies (protocol.py): the page's latest data request per card, answered again from
+"""Pushed replies (protocol.md): the page's latest data request per card, answered again from
 the poll thread when its data changes.
 
 The page's requests are answered on the kernel's main thread, so while a cell runs they wait

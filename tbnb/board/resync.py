@@ -7,7 +7,7 @@ Such a page still shows the data it had. ``refresh()`` therefore sends, besides 
 found, the board's whole current state again: every synced trait, the run/tag index unasked,
 and a fresh pushed reply to every data request the page made that the kernel remembers
 (pushed.py), whether or not its data changed since. The page applies them as it applies the
-same messages sent in answer to its requests (protocol.py, "Pushed replies").
+same messages sent in answer to its requests (protocol.md, "Pushed replies").
 """
 
 from __future__ import annotations

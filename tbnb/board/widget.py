@@ -1,6 +1,6 @@
 """The Board: the dashboard widget. Settings are synced traits; data travels as messages.
 
-protocol.py is the contract with the page. The Board holds the traits, the lifecycle (first
+protocol.md is the contract with the page. The Board holds the traits, the lifecycle (first
 read, polling, closing) and the public API; page requests go through its router (router.py) to
 the core and the dashboards (dashboards/), and pushed replies are kept in pushed.py. Requests
 are answered on the kernel's main thread; the poller (poll.py) reloads on its own thread and
@@ -101,7 +101,7 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
     image_contrast = Int(1000, min=0, max=5000).tag(sync=True)
     image_actual_size = Bool(False).tag(sync=True)
     max_blob_bytes = Int(DEFAULT_MAX_BLOB_BYTES, min=0).tag(sync=True)
-    #: The page's zoom state, synced as ``view`` (protocol.py); ``Board.view`` is its DataFrame.
+    #: The page's zoom state, synced as ``view`` (protocol.md); ``Board.view`` is its DataFrame.
     view_state = Dict().tag(sync=True, echo_update=False)
     status = Dict().tag(sync=True)
 

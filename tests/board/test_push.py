@@ -1,5 +1,5 @@
 """Pushed replies: after a poll finds new data, the kernel answers again, from the poll thread,
-the page's latest data request of each card whose data changed (protocol.py, "Pushed replies")."""
+the page's latest data request of each card whose data changed (protocol.md, "Pushed replies")."""
 
 from __future__ import annotations
 

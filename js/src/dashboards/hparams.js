@@ -1,4 +1,4 @@
-// The hparams tab: one card filling the area with every trial (protocol.py, `hparams`): parallel
+// The hparams tab: one card filling the area with every trial (protocol.md, `hparams`): parallel
 // coordinates (brushing an axis filters the table), the table (click a heading to sort, a box
 // per column to filter by value or range, columns shown or hidden, CSV download), and a
 // scatter-plot matrix of the numeric hparams and metrics. Ticking rows selects those trials'

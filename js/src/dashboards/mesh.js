@@ -1,4 +1,4 @@
-// The mesh tab: one card filling the area, listing the meshes (protocol.py, `meshes`: the mesh
+// The mesh tab: one card filling the area, listing the meshes (protocol.md, `meshes`: the mesh
 // plugin's components have a tag each, so meshes are found by name, not by tag) with a panel per
 // mesh: a step slider, a sample chooser when a step holds a batch, and a 3D view per selected run
 // (plotly mesh3d, or scatter3d markers for a point cloud). The camera is shared by the runs of one

@@ -1,7 +1,7 @@
 // The graph explorer, the graphs dashboard's card's insides: handed over by the kernel with the
 // layout worker (the `graph_explorer` request; tbnb/board/dashboards/graph_assets.py) and not
 // part of the bundle, which is saved with every widget. The kernel sends only the open levels of
-// the hierarchy (`graph` requests, protocol.py "Graphs"); each open level is laid out with dagre
+// the hierarchy (`graph` requests, protocol.md "Graphs"); each open level is laid out with dagre
 // in a worker (graph/worker.js) and drawn as SVG (graph/view.js). Its state is the `graph_*`
 // traits, so Python sets and reads what is open and selected.
 

@@ -102,7 +102,7 @@ def step_index(series: TensorSeries, run: str, tag: str, step: int) -> int:
 
 def key_by_runs(request: Mapping[str, Any]) -> tuple[Any, ...]:
     """The push key of a per-run card's request (histograms, distributions): a newer request
-    replaces the one of the same kind, tag and run list (protocol.py, "Pushed replies")."""
+    replaces the one of the same kind, tag and run list (protocol.md, "Pushed replies")."""
     return (request["type"], request["tag"], tuple(request["runs"]))
 
 

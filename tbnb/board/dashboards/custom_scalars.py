@@ -1,6 +1,6 @@
 """The custom scalars dashboard: the ``custom_scalars__config__`` layouts of every run, merged as
 TensorBoard merges them, with each chart resolved to the scalar tags each selected run shows
-(protocol.py, ``custom_scalars``).
+(protocol.md, ``custom_scalars``).
 
 Only the layout travels here; a chart's points are asked with the scalars dashboard's
 ``series`` request, one per tag, so that charts are downsampled, zoomed and smoothed exactly as
@@ -46,7 +46,7 @@ def layout_reply(source: MultiLogdir, runs: list[str]) -> dict[str, Any]:
 
 
 def answer(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
-    """``custom_scalars``: the layout for the selected runs (protocol.py)."""
+    """``custom_scalars``: the layout for the selected runs (protocol.md)."""
     req = Fields(content)
     request_id, runs = req.integer("id"), req.strings("runs")
     check_runs(source, runs)

@@ -1,5 +1,5 @@
 """The distributions dashboard: each sampled step of a histogram tag compressed to the nine
-basis points of TensorBoard's compressor (protocol.py, ``distributions``)."""
+basis points of TensorBoard's compressor (protocol.md, ``distributions``)."""
 
 from __future__ import annotations
 

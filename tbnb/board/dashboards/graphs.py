@@ -1,5 +1,5 @@
 """The graphs dashboard: a run's graphs as a collapsible hierarchy, only the open levels sent
-(protocol.py, "Graphs").
+(protocol.md, "Graphs").
 
 The hierarchy of a graph is built once and kept per source, run and tag: every request of the
 page (open levels, search, node info, trace inputs) is answered from it. It is rebuilt when the

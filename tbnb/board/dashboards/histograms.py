@@ -1,5 +1,5 @@
 """The histograms dashboard (and the time series dashboard's histogram cards): each run's
-sampled steps rebinned to TensorBoard's equal bins (protocol.py, ``histograms``).
+sampled steps rebinned to TensorBoard's equal bins (protocol.md, ``histograms``).
 
 The steps are the reader's reservoir sample (TensorBoard's ``samples_per_plugin``).
 """

@@ -1,4 +1,4 @@
-"""The hparams dashboard: the experiment's trials as one table (protocol.py, ``hparams``).
+"""The hparams dashboard: the experiment's trials as one table (protocol.md, ``hparams``).
 
 The reply carries every trial, whatever the ``runs`` trait selects: the page draws the table,
 the parallel coordinates and the scatter-plot matrix from it and shows the selected trials

@@ -1,5 +1,5 @@
 """What the images, audio and text dashboards share: their tags are listed by step with
-``blobs`` and one image or audio clip is fetched with ``blob`` (protocol.py), and bytes reach
+``blobs`` and one image or audio clip is fetched with ``blob`` (protocol.md), and bytes reach
 the page only when safe to show.
 
 The page is handed bytes only when their type is one it can show safely. The type comes from
@@ -26,7 +26,7 @@ from ..request import Fields, Handler, Reply, RequestError, Settings
 from ..sources import MultiLogdir
 from .common import one_series, step_index, tag_runs, tensor_series
 
-#: ``status`` values of ``blob`` replies and text items (protocol.py).
+#: ``status`` values of ``blob`` replies and text items (protocol.md).
 OK, TOO_LARGE, UNSUPPORTED = "ok", "too_large", "unsupported"
 #: One item's bytes, MIME type (None: unsupported), width and height (None where unknown).
 Item = tuple[bytes, "str | None", "int | None", "int | None"]

@@ -1,4 +1,4 @@
-"""The mesh dashboard: meshes and point clouds per step (protocol.py, ``meshes`` and ``mesh``).
+"""The mesh dashboard: meshes and point clouds per step (protocol.md, ``meshes`` and ``mesh``).
 
 The mesh plugin writes a tag per component (vertices, faces, colours) and the writers name those
 tags differently, so the page cannot lay out one card per tag: it asks ``meshes`` for the mesh

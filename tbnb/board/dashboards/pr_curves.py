@@ -1,5 +1,5 @@
 """The PR curves dashboard (and the time series dashboard's PR cards): for one tag, each run's
-precision–recall curve at the step its card's slider shows (protocol.py, ``pr_curves``).
+precision–recall curve at the step its card's slider shows (protocol.md, ``pr_curves``).
 
 The curves come from the reader's pure view (tbnb/reader/plugins/pr_curves.py): TensorBoard's
 thresholds and trimming, the step picked exactly or else the nearest, the last when none is
@@ -63,7 +63,7 @@ def curve_entries(source: MultiLogdir, tag: str, runs: list[str],
 
 
 def answer(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
-    """``pr_curves``: one card's curves (protocol.py)."""
+    """``pr_curves``: one card's curves (protocol.md)."""
     req = Fields(content)
     request_id, tag, runs = req.integer("id"), req.string("tag"), req.strings("runs")
     steps = wanted_steps(content)

@@ -1,5 +1,5 @@
 """The projector dashboard: embeddings laid out by PCA, t-SNE, UMAP or a custom projection, with
-metadata for colour and labels, neighbours, and selections read back in Python (protocol.py,
+metadata for colour and labels, neighbours, and selections read back in Python (protocol.md,
 "Projector"). The computations are in ``tbnb.board.projector``; this module parses requests.
 """
 

@@ -2,7 +2,7 @@
 each group's line and band for a card, and the group rows of the data table under it.
 
 A card's ``series`` and ``step_table`` requests carry the grouping in a ``groups`` field
-(protocol.py); the scalars module answers the runs left alone as before and hands the groups
+(protocol.md); the scalars module answers the runs left alone as before and hands the groups
 to this module. The statistics are computed over every point of every member, on the group's
 common step grid (``tbnb.reader.run_groups`` has the rules), then cut to the requested range and
 min/max-downsampled like any line: the line's, the band's lower and upper edges' extremes are

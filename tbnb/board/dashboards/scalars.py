@@ -1,6 +1,6 @@
 """The scalars dashboard (and the time series dashboard's scalar cards): a card's points,
 min/max-downsampled to its width, the CSV/JSON downloads and the data table under each card
-(protocol.py, ``series``, ``csv``, ``json``, ``step_table``); and the settings of step
+(protocol.md, ``series``, ``csv``, ``json``, ``step_table``); and the settings of step
 selection and tooltips (``Traits``).
 
 Scalars are never sampled in the kernel: every point is held and the page gets about one point
@@ -148,7 +148,7 @@ def download_text(source: MultiLogdir, tag: str, runs: Sequence[str], fmt: str) 
 # -- requests ----------------------------------------------------------------------------------------
 
 def answer_series(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
-    """``series``: one card's points (protocol.py)."""
+    """``series``: one card's points (protocol.md)."""
     req = Fields(content)
     request_id, tag, runs = req.integer("id"), req.string("tag"), req.strings("runs")
     axis = req.choice("x_axis", X_AXES, default=settings.x_axis)
@@ -179,7 +179,7 @@ def push_key(content: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def answer_step_table(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
-    """``step_table``: the data table under one card (protocol.py, dashboards/step_table.py)."""
+    """``step_table``: the data table under one card (protocol.md, dashboards/step_table.py)."""
     req = parse_request(content)
     grouping = parse_grouping(content)
     alone, groups = split_runs(source, scalar_runs(source, req["tag"], req["runs"]), grouping)

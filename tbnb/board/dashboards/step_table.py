@@ -226,7 +226,7 @@ def _optional_steps(content: dict[str, Any], name: str) -> list[int] | None:
 
 
 def parse_request(content: dict[str, Any]) -> dict[str, Any]:
-    """A ``step_table`` request's fields, checked (protocol.py); RequestError if malformed."""
+    """A ``step_table`` request's fields, checked (protocol.md); RequestError if malformed."""
     req = Fields(content)
     parsed = {"id": req.integer("id"), "tag": req.string("tag"), "runs": req.strings("runs"),
               "step": _optional_int(content, "step"), "range": _optional_steps(content, "range")}

@@ -1,5 +1,5 @@
 """The text dashboard: every sampled step of a text tag as Markdown source or table rows
-(protocol.py, ``text``); its steps are listed with the shared ``blobs`` request (media.py).
+(protocol.md, ``text``); its steps are listed with the shared ``blobs`` request (media.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .media import OK, TOO_LARGE, BlobKind, as_bytes, as_text
 
 
 def text_item(arr: np.ndarray, max_bytes: int) -> dict[str, Any]:
-    """One step of a text tag as the ``text`` reply's item fields (protocol.py).
+    """One step of a text tag as the ``text`` reply's item fields (protocol.md).
 
     Rank 0: Markdown source. Rank 1: a one-column table; rank 2: a table; rank > 2: the table
     ``arr[0, ..., 0, :, :]`` (TensorBoard's reduction). A single string of any rank (torch's
