@@ -8,7 +8,13 @@ Synced traits (same names on both sides; JS reads them with ``model.get(name)``)
 -----------------------------------------------------------------------------
 ``dashboard``        "timeseries" (default) | "scalars"
 ``smoothing``        float in [0, 0.999], default 0.6 (TensorBoard's debiased EMA, done in JS)
-``x_axis``           "step" (default) | "relative" | "wall"
+``x_axis``           "step" (default) | "relative" | "wall" | "log_step" | "relative_step", or the
+                     name of a scalar tag (x = that tag's value at each point's step;
+                     dashboards/scalar_axes.py); non-scalar cards draw a tag axis as "step"
+``best``             "min" | "max" | null (default): each run's best point marked on scalar cards
+``focus``            a run name | null: that run's lines on top, the others faded (a click sets it)
+``partition_x``      bool, default False: a run whose x goes back is drawn as separate segments
+``restarts``         "purge" (the only mode; dashboards/scalar_best.py says why)
 ``log_y``            bool, default False (every scalar card; a card can also toggle its own)
 ``ignore_outliers``  bool, default True (TensorBoard's 5%-95% rule on the y domain)
 ``runs``             list of regexes; a run is shown if it fully matches one; default [".*"]
@@ -41,14 +47,15 @@ Page -> kernel
   {"type": "plotly"}            the page has no plotly.js yet (it caches one on globalThis)
   {"type": "index"}             ask for runs and tags
   {"type": "series", "id": int, "tag": str, "runs": [str], "x_axis": str,
-   "range": [x0, x1] | null, "width": int}
+   "range": [x0, x1] | null, "width": int, "best": "min" | "max" | null (optional)}
                                 one card's data: every run's points of ``tag``; with ``range``
                                 the points with x in it (on the given axis), else all; at most
                                 about ``width`` points per run: min/max-preserving downsample
                                 (the min and max of each two pixel columns), exact points when
                                 a series has no more than ``width`` points in range.
-  {"type": "csv" | "json", "id": int, "tag": str, "runs": [str]}
-                                a card's full data for download (text in the reply)
+  {"type": "csv" | "json", "id": int, "tag": str, "runs": [str], "best": "min" | "max" | null}
+                                a card's full data for download (text in the reply); with
+                                ``best`` the CSV has two more columns, Best and Best step
 Kernel -> page
   {"type": "plotly", "version": str} + buffers [plotly.min.js bytes]
                                 the reply to {"type": "plotly"}; the first Board of a kernel
@@ -57,13 +64,17 @@ Kernel -> page
                                 kernel reads (the page takes it from the model, view or not)
   {"type": "index", "runs": [{"name", "color", "start_time"}],
    "tags": [{"tag", "plugin", "runs": [str], "points": {run: n}}], "problems": [str]}
-  {"type": "series", "id", "tag", "x_axis", "range",
+  {"type": "series", "id", "tag", "x_axis", "range", "best", "absent": [run],
    "series": [{"run", "total": n, "sent": n, "exact": bool,
                "x": array float64, "y": array float64, "step": array int64,
-               "wall_time": array float64}]}
+               "wall_time": array float64, "dropped": n,
+               "best": {"value": float, "step": int, "x": float | null} | null}]}
                                 ``total`` counts the run's points in range before downsampling;
                                 ``wall_time`` (each point's epoch seconds) was added so that
-                                tooltips can show time on any x axis
+                                tooltips can show time on any x axis; ``dropped``: points the
+                                axis cannot place (step <= 0 on log_step, before the x tag's
+                                first step); ``best``: the run's best point over all its points;
+                                ``absent``: runs holding the tag but not the x tag
   {"type": "download", "id", "tag", "format": "csv" | "json", "text": str}
   {"type": "changed", "runs": [...], "tags": {run: [tag, ...]}, "new_runs": [...],
    "new_tags": [...], "removed_runs": [...]}
@@ -343,7 +354,8 @@ Kernel -> page
   {"type": "graph_explorer", "id"} + buffers [the script's bytes]
 
 x values: "step" -> the step; "relative" -> seconds since the run's first event;
-"wall" -> epoch seconds (the page shows dates).
+"wall" -> epoch seconds (the page shows dates); "log_step" -> the step (a log axis);
+"relative_step" -> the step minus the series' first; a tag -> that tag's value at the step.
 """
 
 from __future__ import annotations
