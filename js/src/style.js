@@ -65,6 +65,7 @@ border-bottom:1px solid var(--tbnb-border);background:var(--tbnb-bg2);cursor:poi
 .tbnb .tbnb-card-sub{font-size:11px;color:var(--tbnb-fg2);min-height:15px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .tbnb .tbnb-card-sub.tbnb-error{color:#c62828;white-space:normal}
 .tbnb .tbnb-plot{height:230px;width:100%}
+.tbnb .tbnb-plot:focus{outline:none}
 .tbnb .tbnb-expanded .tbnb-plot{height:420px}
 .tbnb .tbnb-menu{position:relative}
 .tbnb .tbnb-menu summary{list-style:none}

@@ -57,7 +57,7 @@ export class CompareView {
 
   /** The chart was drawn for the first time: listen to clicks on it. */
   listen(plot) {
-    plot.setAttribute("tabindex", "-1"); // a click focuses it, so Escape reaches the board
+    plot.setAttribute("tabindex", "-1"); // focusable: a click on a line focuses it (see click)
     plot.on("plotly_click", (event) => this.click(event));
   }
 
@@ -73,6 +73,8 @@ export class CompareView {
     const runOf = (curve) => card.shown[card.smoothedTraces.indexOf(curve)]?.run;
     const run = clickedRun(event.points, clickY, pixelOf, runOf);
     if (run === null) return;
+    // plotly's drag layer keeps the click from moving the focus: move it, so Escape reaches the board
+    card.plot.focus({ preventScroll: true });
     this.board.setTrait("focus", nextFocus(this.board.model.get("focus"), run));
   }
 }
