@@ -8,6 +8,7 @@ tests/artifacts/compare-focus-<front end>.png, compare-dark-<front end>.png.
 
 from __future__ import annotations
 
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,10 @@ pytestmark = pytest.mark.ui
 
 NB = "compare.ipynb"
 RUNS = ("base", "new")
+#: A run whose name is markup: the best marker's hover and the focus must show it as text.
+HOSTILE = '<img src=x onerror="window.__pwned=1">'
 STEPS = range(0, 201, 5)
-C_SHOW, C_READ, C_FOCUS_NEW, C_NO_FOCUS, C_EPOCH, C_LOG, C_STEP = range(7)
+C_SHOW, C_READ, C_FOCUS_NEW, C_NO_FOCUS, C_EPOCH, C_LOG, C_STEP, C_CYCLE, C_PARTITION = range(9)
 
 
 def loss(run: str, step: int) -> float:
@@ -44,6 +47,8 @@ def notebook_cells(logdir: Path) -> list[str]:
         "board.x_axis = 'epoch'",
         "board.x_axis = 'log_step'",
         "board.x_axis = 'step'",
+        "board.x_axis = 'cycle'",
+        "board.partition_x = True",
     ]
 
 
@@ -72,6 +77,21 @@ POINT_JS = """
   const card = [...root.querySelectorAll('.tbnb-card')].find((c) => c.dataset.tag === tag);
   const plot = card.querySelector('.tbnb-plot');
   const t = plot.data.find((d) => d.name === run && d.mode === 'lines' && d.hovertemplate);
+  const { xaxis: xa, yaxis: ya } = plot._fullLayout;
+  const box = plot.getBoundingClientRect();
+  return [box.left + xa._offset + xa.d2p(t.x[i]), box.top + ya._offset + ya.d2p(t.y[i])];
+}
+"""
+
+
+# Page coordinates of the best marker of ``run`` on the loss card.
+STAR_JS = """
+([run]) => {
+  const root = document.querySelector('.jp-Notebook .jp-OutputArea .tbnb');
+  const card = [...root.querySelectorAll('.tbnb-card')].find((c) => c.dataset.tag === 'loss');
+  const plot = card.querySelector('.tbnb-plot');
+  const t = plot.data.find((d) => d.mode === 'markers');
+  const i = t.meta.indexOf(run);
   const { xaxis: xa, yaxis: ya } = plot._fullLayout;
   const box = plot.getBoundingClientRect();
   return [box.left + xa._offset + xa.d2p(t.x[i]), box.top + ya._offset + ya.d2p(t.y[i])];
@@ -121,6 +141,10 @@ def compare(jupyter_server, browser):
                 w.add_scalar("loss", loss(run, step), step)
                 if step % 50 == 0:
                     w.add_scalar("epoch", step // 50, step)
+                w.add_scalar("cycle", step % 100, step)  # goes back at step 100
+    with SummaryWriter(str(logdir / HOSTILE)) as w:
+        for step in (10, 20, 30):
+            w.add_scalar("loss", 3.0 - step / 100, step)
     log = BrowserLog()
     with own_page(browser, log, jupyter_server) as page:
         page.set_viewport_size({"width": 1400, "height": 1000})
@@ -128,18 +152,28 @@ def compare(jupyter_server, browser):
         open_notebook(page, jupyter_server, NB)
         run_cell(page, NB, C_SHOW)
         c = Compare(page, log, jupyter_server.front_end)
+        # cards are drawn when on screen: the loss card is below the cycle and epoch cards
+        page.locator(".jp-OutputArea .tbnb-card[data-tag='loss']").first.scroll_into_view_if_needed(timeout=60000)
         c.wait("c.traces.some((t) => t.symbol === 'star')", "loss drawn with best markers")
-        page.locator(".tbnb-card[data-tag='loss']").first.scroll_into_view_if_needed()
         yield c
 
 
 def test_best_points_are_marked(compare: Compare) -> None:
     card = compare.card()
     star = next(t for t in card["traces"] if t["symbol"] == "star")
-    assert star["mode"] == "markers" and star["meta"] == list(RUNS)
-    assert star["x"] == [best_step(run) for run in RUNS]
-    assert star["y"] == pytest.approx([loss(run, best_step(run)) for run in RUNS], rel=1e-6)
-    assert all(best_step(run) < 150 for run in RUNS)  # the best is not the last point
+    marked = dict(zip(star["meta"], zip(star["x"], star["y"])))
+    assert star["mode"] == "markers" and set(marked) == {*RUNS, HOSTILE}
+    for run in RUNS:
+        assert marked[run][0] == best_step(run)
+        assert marked[run][1] == pytest.approx(loss(run, best_step(run)), rel=1e-6)
+        assert best_step(run) < 150  # the best is not the last point
+    assert marked[HOSTILE] == (30, pytest.approx(2.7))
+    # hovering the hostile run's marker shows its name as text
+    x, y = compare.page.evaluate(STAR_JS, [HOSTILE])
+    compare.page.mouse.move(x, y)
+    compare.page.wait_for_timeout(300)
+    assert compare.page.evaluate("() => window.__pwned") is None
+    compare.page.mouse.move(0, 0)
 
 
 def test_clicking_a_line_focuses_its_run(compare: Compare) -> None:
@@ -224,4 +258,25 @@ def test_dark_theme_is_followed_live(compare: Compare) -> None:
         set_theme(c.page, "JupyterLab Light")
     c.wait("!c.dark", "back to light")
     c.wait(f"c.font === {light['font']!r}", "plotly's text colour back")
+    assert_no_js_errors(c.log)
+
+
+def test_partition_non_monotonic_x(compare: Compare) -> None:
+    c = compare
+    run_cell(c.page, NB, C_CYCLE)  # x = step % 100: every run's x goes back once, at step 100
+    card = c.wait("c.traces.some((t) => t.hover && t.x.length === 41 && Math.max(...t.x) === 95)", "x is the cycle")
+    base = lines(card)["base"]
+    assert base["x"][20] == 0 and base["x"][19] == 95  # drawn as it comes: one line back to 0
+    run_cell(c.page, NB, C_PARTITION)
+    # x goes back at steps 100 and 200: three segments, two gaps
+    card = c.wait("c.traces.some((t) => t.hover && t.x.length === 43)", "a gap where x goes back")
+    base = lines(card)["base"]
+    gaps = [i for i, y in enumerate(base["y"]) if math.isnan(y)]
+    assert gaps == [20, 41]  # NaN: plotly draws no line across it
+    segments = (base["x"][:20], base["x"][21:41], base["x"][42:])
+    for segment in segments:
+        assert segment == sorted(segment)
+    assert [len(seg) for seg in segments] == [20, 20, 1]
+    assert [y for y in base["y"] if not math.isnan(y)] == pytest.approx([loss("base", s) for s in STEPS], rel=1e-6)
+    screenshot(c.page, f"compare-partition-{c.front_end}")
     assert_no_js_errors(c.log)

@@ -2,7 +2,8 @@
 // every selected run (title, point count, a plotly chart with a faint raw line and a smoothed
 // line per run, unified hover), box zoom that asks the kernel for the exact points of the range,
 // double-click to reset, and buttons: log y, pin, full width, download CSV/JSON. The traces and
-// axes come from scalars_plot.js; the step marker and data table under the chart from step_view.js.
+// axes come from scalars_plot.js; the step marker and data table under the chart from step_view.js;
+// best points, focus and partitioned lines from compare_view.js.
 
 import { Card } from "../card.js";
 import { CONFIG as CHART_CONFIG, baseLayout } from "../chart_card.js";
