@@ -278,5 +278,6 @@ def test_partition_non_monotonic_x(compare: Compare) -> None:
         assert segment == sorted(segment)
     assert [len(seg) for seg in segments] == [20, 20, 1]
     assert [y for y in base["y"] if not math.isnan(y)] == pytest.approx([loss("base", s) for s in STEPS], rel=1e-6)
+    c.page.locator(".jp-OutputArea .tbnb-card[data-tag='loss']").first.scroll_into_view_if_needed()
     screenshot(c.page, f"compare-partition-{c.front_end}")
     assert_no_js_errors(c.log)
