@@ -213,6 +213,20 @@ def test_x_by_tag_and_log_step(compare: Compare) -> None:
     assert base["x"] == [float(s // 50) for s in STEPS]
     assert base["y"] == pytest.approx([loss("base", s) for s in STEPS], rel=1e-6)
     assert card["xtype"] == "linear"
+    # the settings pane offers the scalar tags as x axes and shows the comparison settings
+    board = c.page.locator(".jp-Notebook .jp-OutputArea .tbnb").first
+    pane = board.locator(".tbnb-settings")
+    if pane.is_hidden():
+        board.locator("button[title='Settings']").click()
+    axis = pane.get_by_label("Horizontal axis")
+    axis.focus()
+    assert axis.input_value() == "epoch"
+    options = axis.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
+    assert options[:5] == ["step", "relative", "wall", "log_step", "relative_step"]
+    assert {"cycle", "epoch", "loss"} <= set(options[5:])
+    assert pane.get_by_label("Mark each run's best value").input_value() == "min"
+    assert not pane.locator("label.tbnb-check", has_text="Partition non-monotonic X axis").locator("input").is_checked()
+    screenshot(c.page, f"compare-settings-{c.front_end}")
     run_cell(c.page, NB, C_LOG)
     card = c.wait("c.xtype === 'log'", "log axis")
     assert lines(card)["base"]["x"] == [float(s) for s in STEPS if s > 0]
