@@ -3,6 +3,7 @@
 // Rules are scoped under .tbnb (two classes) so that the host page's button and input styles lose.
 
 import { DEFAULT_CARD_WIDTH } from "./constants.js";
+import { DARK_CSS } from "./theme.js";
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
@@ -137,6 +138,6 @@ overflow-wrap:anywhere}
 /** A <style> element with the Board's CSS (one per Board root). */
 export function styleElement() {
   const style = document.createElement("style");
-  style.textContent = CSS;
+  style.textContent = CSS + DARK_CSS; // one style element per Board: the dark theme's rules too
   return style;
 }

@@ -11,7 +11,7 @@
 
 const DARK_CLASS = "tbnb-dark";
 
-/** The CSS of the dark theme's fallbacks (appended to the Board's style). */
+/** The CSS of the dark theme's fallbacks (style.js adds it to the Board's one style element). */
 export const DARK_CSS = `
 .tbnb.${DARK_CLASS}{--tbnb-border:var(--jp-border-color2,var(--vscode-panel-border,#3c3c3c));
 --tbnb-fg:var(--jp-ui-font-color1,var(--vscode-editor-foreground,#e0e0e0));
@@ -93,15 +93,12 @@ function readHost(root) {
  * Keep `board` in the host's theme: the tbnb-dark class on its root now and whenever the host
  * switches (attributes of <html> and <body>, the colour-scheme query), and its charts redrawn
  * with the new colours. JupyterLab sets its attributes as it loads the new theme's CSS, so the
- * colours are read again a little later too. Adds the dark theme's CSS to the root. Returns a
- * function that stops watching.
+ * colours are read again a little later too (style.js carries DARK_CSS). Returns a function
+ * that stops watching.
  */
 export function watchTheme(board) {
   const root = board.root;
   const doc = root.ownerDocument;
-  const style = doc.createElement("style");
-  style.textContent = DARK_CSS;
-  root.append(style);
   let last = null;
   let timers = [];
   const apply = () => {
