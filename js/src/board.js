@@ -19,6 +19,7 @@ import { Sections } from "./sections.js";
 import { SettingsPane } from "./settings.js";
 import { styleElement } from "./style.js";
 import { parseIndex } from "./tag_index.js";
+import { watchTheme } from "./theme.js";
 import { trait } from "./traits.js";
 
 const WAITING = "Asking the kernel for runs and tags…";
@@ -73,6 +74,7 @@ class Board {
     );
     this.cards = new Cards(this, this.main);
     this.sections = new Sections(this, this.main);
+    this.stopTheme = watchTheme(this); // light or dark as the host, live (theme.js)
     this.applyWidth();
     this.applyImageSettings();
     el.append(this.root);
@@ -384,6 +386,7 @@ class Board {
     clearInterval(this.retry);
     cancelAnimationFrame(this.frame);
     if (this.plotlyRequester) releasePlotly(this.plotlyRequester);
+    this.stopTheme();
     this.router.destroy();
     this.cards.destroy();
     this.header.destroy();

@@ -4,7 +4,7 @@
 import { RunCard, stepCount } from "./run_card.js";
 import { PlotFit } from "./plot_fit.js";
 import { FONT } from "./style.js";
-import { relativeUnit } from "./xaxis.js";
+import { plainAxis, relativeUnit } from "./xaxis.js";
 
 export const CONFIG = {
   displayModeBar: false,
@@ -47,9 +47,9 @@ export class ChartCard extends RunCard {
    * the axis and the unit of relative time, and draw. A reply for another axis is dropped.
    */
   loadRun(type, decode) {
-    const xAxis = this.board.settings.xAxis;
+    const xAxis = plainAxis(this.board.settings.xAxis); // a tag axis is drawn as steps here
     this.request("data", { type, tag: this.tag, runs: [this.run], x_axis: xAxis }, (msg) => {
-      if (msg.x_axis !== undefined && msg.x_axis !== this.board.settings.xAxis) return;
+      if (msg.x_axis !== undefined && msg.x_axis !== plainAxis(this.board.settings.xAxis)) return;
       const entry = (msg.series || []).find((s) => s && s.run === this.run);
       const data = decode(entry || {});
       let max = 0;

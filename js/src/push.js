@@ -14,7 +14,8 @@ function sameRange(a, b) {
 /** Whether two requests (or a request and a pushed reply) ask the same data, at any width. */
 export function sameAsk(a, b) {
   if (!a || !b) return false;
-  return a.type === b.type && a.tag === b.tag && a.x_axis === b.x_axis && sameRuns(a.runs, b.runs) && sameRange(a.range, b.range);
+  return a.type === b.type && a.tag === b.tag && a.x_axis === b.x_axis && sameRuns(a.runs, b.runs) && sameRange(a.range, b.range) &&
+    (a.best ?? null) === (b.best ?? null); // scalar cards' best point (compare_view.js)
 }
 
 /**

@@ -6,9 +6,10 @@
 import { HISTOGRAM_MODES, X_AXES } from "./constants.js";
 import { TOOLTIP_SORTS, addStepStyle } from "./step_style.js";
 import { h, iconButton, uniqueId } from "./dom.js";
+import { CompareSettings } from "./compare_settings.js";
 
 /** What the settings pane calls each x axis and histogram mode (their values: constants.json). */
-const X_LABELS = { step: "Step", relative: "Relative", wall: "Wall" };
+const X_LABELS = { step: "Step", relative: "Relative", wall: "Wall", log_step: "Step (log scale)", relative_step: "Relative step" };
 const MODE_LABELS = { offset: "Offset", overlay: "Overlay" };
 const SORT_LABELS = { default: "Default", ascending: "Ascending", descending: "Descending", nearest: "Nearest pixel" };
 const check = (board, name) => h("input", { type: "checkbox", on: { change: (e) => board.setTrait(name, e.target.checked) } });
@@ -45,6 +46,7 @@ export class SettingsPane {
       { class: "tbnb-input tbnb-select", "aria-label": "Horizontal axis", on: { change: () => board.setTrait("x_axis", this.xAxis.value) } },
       X_AXES.map((value) => h("option", { value, text: X_LABELS[value] ?? value })),
     );
+    this.compare = new CompareSettings(board, this.xAxis); // tag axes, best, partition
     this.logY = h("input", { type: "checkbox", on: { change: () => board.setTrait("log_y", this.logY.checked) } });
     this.outliers = h("input", {
       type: "checkbox",
@@ -121,6 +123,7 @@ export class SettingsPane {
       h("label", { class: "tbnb-check" }, this.logY, "Log scale for y (all cards)"),
       field("Tooltip sorting method", this.tooltipSort),
       h("label", { class: "tbnb-check" }, this.limitRows, "Limit tooltip rows to", this.rows),
+      ...this.compare.fields,
       h("h3", { text: "Histograms" }),
       field("Mode", this.histogramMode),
       h("h3", { text: "Images" }),
@@ -150,6 +153,7 @@ export class SettingsPane {
     const smoothing = Number(b.trait("smoothing"));
     this.smoothing.value = String(smoothing);
     if (b.root.ownerDocument.activeElement !== this.smoothingBox) this.smoothingBox.value = String(smoothing);
+    this.compare.sync();
     this.xAxis.value = b.trait("x_axis");
     this.logY.checked = Boolean(b.trait("log_y"));
     this.outliers.checked = Boolean(b.trait("ignore_outliers"));

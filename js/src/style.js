@@ -3,6 +3,7 @@
 // Rules are scoped under .tbnb (two classes) so that the host page's button and input styles lose.
 
 import { DEFAULT_CARD_WIDTH } from "./constants.js";
+import { DARK_CSS } from "./theme.js";
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
@@ -65,6 +66,7 @@ border-bottom:1px solid var(--tbnb-border);background:var(--tbnb-bg2);cursor:poi
 .tbnb .tbnb-card-sub{font-size:11px;color:var(--tbnb-fg2);min-height:15px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .tbnb .tbnb-card-sub.tbnb-error{color:#c62828;white-space:normal}
 .tbnb .tbnb-plot{height:230px;width:100%}
+.tbnb .tbnb-plot:focus{outline:none}
 .tbnb .tbnb-expanded .tbnb-plot{height:420px}
 .tbnb .tbnb-menu{position:relative}
 .tbnb .tbnb-menu summary{list-style:none}
@@ -136,6 +138,6 @@ overflow-wrap:anywhere}
 /** A <style> element with the Board's CSS (one per Board root). */
 export function styleElement() {
   const style = document.createElement("style");
-  style.textContent = CSS;
+  style.textContent = CSS + DARK_CSS; // one style element per Board: the dark theme's rules too
   return style;
 }

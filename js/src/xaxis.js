@@ -1,6 +1,20 @@
 // The x axis: protocol x values (step; seconds since the run's first event; epoch seconds) to
 // what plotly draws, and zoom ranges back. Relative time is scaled to a readable unit; wall
 // time becomes milliseconds shifted to local time, because plotly shows date axes as UTC.
+// log_step, relative_step and a scalar tag's values (x_axis naming a tag) are drawn as they
+// are; a log axis's range is in log10 units in plotly's layout.
+
+import { X_AXES } from "./constants.js";
+
+/** Whether the x axis names a scalar tag (its values are the x) rather than a fixed axis. */
+export function isTagAxis(axis) {
+  return typeof axis === "string" && !X_AXES.includes(axis);
+}
+
+/** The axis a chart that knows only the fixed axes (histograms, distributions) asks for. */
+export function plainAxis(axis) {
+  return isTagAxis(axis) ? "step" : axis;
+}
 
 const UNITS = [
   { name: "s", seconds: 1, upTo: 180 },
@@ -75,14 +89,15 @@ export function fromDisplayValue(v, axis, unit) {
 /** A plotly x range -> the protocol's, or null when it is not two finite numbers in order. */
 export function fromDisplayRange(range, axis, unit) {
   if (!Array.isArray(range) || range.length !== 2) return null;
-  let [a, b] = range.map((v) => fromDisplayValue(v, axis, unit));
+  let [a, b] = range.map((v) => (axis === "log_step" ? Math.pow(10, Number(v)) : fromDisplayValue(v, axis, unit)));
   if (!Number.isFinite(a) || !Number.isFinite(b)) return null;
   if (a > b) [a, b] = [b, a];
   return [a, b];
 }
 
-/** A protocol x range -> plotly's. */
+/** A protocol x range -> plotly's (log10 units on the log axis). */
 export function toDisplayRange(range, axis, unit) {
+  if (axis === "log_step") return range.map((v) => Math.log10(Math.max(v, 1e-300)));
   return range.map((v) => toDisplayValue(v, axis, unit));
 }
 
@@ -93,5 +108,7 @@ export function xAxisLayout(axis, unit) {
     const name = unit ? unit.name : "s";
     return { type: "linear", ticksuffix: ` ${name}`, hoverformat: ".4~f", exponentformat: "none" };
   }
+  if (axis === "log_step") return { type: "log", hoverformat: ",d", exponentformat: "SI" };
+  if (isTagAxis(axis)) return { type: "linear", hoverformat: ".4~g", exponentformat: "SI" };
   return { type: "linear", hoverformat: ",d", exponentformat: "SI" };
 }

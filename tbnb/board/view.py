@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .dashboards.common import shown_runs, x_values
+from .dashboards.common import shown_runs
+from .dashboards.scalar_axes import series_x
+from .dashboards.scalar_best import best_point
 from .dashboards.scalars import in_range, read
-from .protocol import X_AXES
 from .sources import MultiLogdir
 
 if TYPE_CHECKING:
@@ -44,11 +45,15 @@ def zoom_of(view_state: Mapping[str, Any], tag: str) -> list[float] | None:
 
 
 def view_frame(source: MultiLogdir, *, patterns: Sequence[str], hidden: Iterable[str], tag_filter: str,
-               view_state: Mapping[str, Any], x_axis: str) -> pd.DataFrame:
+               view_state: Mapping[str, Any], x_axis: str, best: str | None = None) -> pd.DataFrame:
     """The scalar points on screen: shown runs, tags passing the filter, zoomed cards' ranges.
 
-    Columns run, tag, step, wall_time, value (``Logdir.to_pandas``'s). A zoom range is on the
-    axis the page recorded in ``view_state["x_axis"]``, else on the board's ``x_axis``.
+    Columns run, tag, step, wall_time, value (``Logdir.to_pandas``'s); with ``best`` ("min" or
+    "max") also best and best_step, the run's best point of the tag over all its points (the
+    same on each of its rows; scalar_best.py). A zoom range is on the axis the page recorded in
+    ``view_state["x_axis"]``, else on the board's ``x_axis``. Points the axis cannot place
+    (a step <= 0 on ``log_step``, a step before an x tag's first) are not on screen, nor is a
+    run without the x tag.
     """
     try:
         import pandas as pd
@@ -56,7 +61,7 @@ def view_frame(source: MultiLogdir, *, patterns: Sequence[str], hidden: Iterable
         raise ImportError("Board.view returns a pandas DataFrame: install pandas "
                           "(`pip install pandas` or `pip install tbnb[pandas]`)") from None
     axis = view_state.get("x_axis") if isinstance(view_state, Mapping) else None
-    axis = axis if axis in X_AXES else x_axis
+    axis = axis if isinstance(axis, str) and axis else x_axis
     frames = []
     for run in shown_runs(source.runs(), patterns, hidden):
         try:
@@ -68,12 +73,28 @@ def view_frame(source: MultiLogdir, *, patterns: Sequence[str], hidden: Iterable
             if found is None:
                 continue
             s, start = found
-            inside = in_range(x_values(s, axis, start), zoom_of(view_state, tag))
-            step, wall, value = (s.step, s.wall_time, s.value) if inside is None else (
-                s.step[inside], s.wall_time[inside], s.value[inside])
-            frames.append(pd.DataFrame({"run": run, "tag": tag, "step": step, "wall_time": wall, "value": value}))
+            placed = series_x(source, run, s, axis, start)
+            if placed is None:
+                continue
+            x, drawable = placed
+            on_screen = np.arange(len(s)) if drawable is None else drawable
+            inside = in_range(x[on_screen], zoom_of(view_state, tag))
+            if inside is not None:
+                on_screen = on_screen[inside]
+            frame = pd.DataFrame({"run": run, "tag": tag, "step": s.step[on_screen],
+                                  "wall_time": s.wall_time[on_screen], "value": s.value[on_screen]})
+            if best:
+                point = best_point(s, best)
+                frame["best"] = point.value if point else np.nan
+                frame["best_step"] = point.step if point else pd.NA
+            frames.append(frame)
     if not frames:
-        return pd.DataFrame({"run": pd.Series(dtype=str), "tag": pd.Series(dtype=str),
-                             "step": pd.Series(dtype=np.int64), "wall_time": pd.Series(dtype=float),
-                             "value": pd.Series(dtype=float)})
-    return pd.concat(frames, ignore_index=True)
+        empty = {"run": pd.Series(dtype=str), "tag": pd.Series(dtype=str), "step": pd.Series(dtype=np.int64),
+                 "wall_time": pd.Series(dtype=float), "value": pd.Series(dtype=float)}
+        if best:
+            empty.update(best=pd.Series(dtype=float), best_step=pd.Series(dtype="Int64"))
+        return pd.DataFrame(empty)
+    out = pd.concat(frames, ignore_index=True)
+    if best:
+        out["best_step"] = out["best_step"].astype("Int64")
+    return out

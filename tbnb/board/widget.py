@@ -28,6 +28,7 @@ from . import assets, shared
 from .cells import execution_count
 from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle, totals
 from .dashboards import trait_mixins
+from .dashboards.scalar_axes import XAxis
 from .poll import Poller
 from .preload import push_plotly_once
 from .protocol import (
@@ -40,7 +41,6 @@ from .protocol import (
     DEFAULT_SMOOTHING,
     HISTOGRAM_MODES,
     PALETTE,
-    X_AXES,
 )
 from .pushed import PushedReplies
 from .request import Reply, RequestError, Settings
@@ -86,7 +86,7 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
 
     dashboard = Enum(DASHBOARDS, default_value="timeseries").tag(sync=True)
     smoothing = Float(DEFAULT_SMOOTHING).tag(sync=True)
-    x_axis = Enum(X_AXES, default_value="step").tag(sync=True)
+    x_axis = XAxis().tag(sync=True)
     log_y = Bool(False).tag(sync=True)
     ignore_outliers = Bool(True).tag(sync=True)
     runs = RegexList([".*"]).tag(sync=True)
@@ -196,13 +196,15 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
 
     @property
     def view(self) -> pd.DataFrame:
-        """The scalar points shown: run, tag, step, wall_time, value.
+        """The scalar points shown: run, tag, step, wall_time, value (and best, best_step with
+        ``best`` set: each run's best point of the tag over all its points).
 
         Shown runs (``runs`` regexes, minus ``hidden_runs``), tags passing ``tag_filter``, and
         for each card the page reports zoomed, only the points in its x range.
         """
         return view_frame(self._source, patterns=self.runs, hidden=self.hidden_runs,
-                          tag_filter=self.tag_filter, view_state=self.view_state, x_axis=self.x_axis)
+                          tag_filter=self.tag_filter, view_state=self.view_state, x_axis=self.x_axis,
+                          best=self.best)
 
     def refresh(self) -> None:
         """Reload now, then send the page the board's whole current state again, from this thread.

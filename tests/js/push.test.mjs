@@ -53,6 +53,13 @@ test("ranges compare by value; a histogram request has none", () => {
   assert.ok(!sameAsk(hist, null));
 });
 
+test("a scalar card's best mode is part of what it asks (a reply carries it back)", () => {
+  assert.ok(sameAsk(ask({ best: "min" }), { ...ask({ best: "min" }), push: true }));
+  assert.ok(!sameAsk(ask({ best: "min" }), ask({ best: "max" })));
+  assert.ok(!sameAsk(ask({ best: "min" }), ask({})));
+  assert.ok(sameAsk(ask({ best: null }), ask({})), "null and absent are the same: no best");
+});
+
 test("PushSlots: a reply settles the pending request; a failure keeps the last applied", () => {
   const slots = new PushSlots();
   const got = [];

@@ -2,20 +2,23 @@
 // every selected run (title, point count, a plotly chart with a faint raw line and a smoothed
 // line per run, unified hover), box zoom that asks the kernel for the exact points of the range,
 // double-click to reset, and buttons: log y, pin, full width, download CSV/JSON. The traces and
-// axes come from scalars_plot.js; the step marker and data table under the chart from step_view.js.
+// axes come from scalars_plot.js; the step marker and data table under the chart from step_view.js;
+// best points, focus and partitioned lines from compare_view.js.
 
 import { Card } from "../card.js";
 import { CONFIG as CHART_CONFIG, baseLayout } from "../chart_card.js";
 import { h, icon, iconButton } from "../dom.js";
 import { saveText } from "../download.js";
-import { fileNameFor, formatCount } from "../format.js";
+import { fileNameFor } from "../format.js";
 import { PlotFit } from "../plot_fit.js";
-import { countPoints, fromMessage, maxX } from "../series.js";
+import { fromMessage, maxX } from "../series.js";
 import { smooth } from "../smoothing.js";
 import { relativeUnit } from "../xaxis.js";
 import { GROUP_TRAITS, appendGroups, groupColor, groupFields, groupMap, groupNote, groupTraces } from "../run_groups.js";
 import { hoverTemplate, sameRange, scalarLayout, scalarTraces, yRange, zoomFromRelayout } from "./scalars_plot.js";
 import { STEP_TRAITS, StepView } from "./step_view.js";
+import { COMPARE_TRAITS, CompareView } from "./compare_view.js";
+import { subText } from "./scalar_sub.js";
 
 // Double-click is handled here: a reset also drops the zoomed data and the view entry.
 const CONFIG = { ...CHART_CONFIG, doubleClick: false };
@@ -42,6 +45,7 @@ export class ScalarCard extends Card {
     this.smoothedWith = null; // the weight the drawn smoothed lines use
     this.settleTimer = null;
     this.fit = new PlotFit(this);
+    this.compare = new CompareView(this); // best points, focus, partition (compare_view.js)
   }
 
   build() {
@@ -89,37 +93,18 @@ export class ScalarCard extends Card {
   updateSub() {
     const runs = this.runs();
     this.sub.classList.toggle("tbnb-error", Boolean(this.error));
-    if (this.error) {
-      this.sub.textContent = this.error;
-      this.sub.title = this.error;
-      return;
-    }
-    let text;
-    if (this.full) {
-      const all = countPoints(this.full, runs);
-      text = `${formatCount(all.total)} points`;
-      if (!all.exact) text += ` (${formatCount(all.sent)} drawn)`;
-      if (this.zoom && this.zoom.x && this.zoomData) {
-        const z = countPoints(this.zoomData, runs);
-        text += ` · in view: ${formatCount(z.total)}`;
-        text += z.exact ? " (every point)" : ` (${formatCount(z.sent)} drawn: zoom in for every point)`;
-      }
-    } else {
-      const info = this.board.tagInfo(this.tag, this.plugin);
-      const points = info ? runs.reduce((sum, run) => sum + (Number(info.points[run]) || 0), 0) : 0;
-      text = `${formatCount(points)} points`;
-    }
-    text += groupNote(this.groups);
-    if (runs.length === 0) text = "no run selected has this tag";
-    else if (this.loading) text += " · loading…";
-    this.sub.textContent = text;
-    this.sub.title = "";
+    this.sub.title = this.error || "";
+    if (this.error) return void (this.sub.textContent = this.error);
+    const info = this.full ? null : this.board.tagInfo(this.tag, this.plugin);
+    const points = info ? runs.reduce((sum, run) => sum + (Number(info.points[run]) || 0), 0) : 0;
+    const { full, zoom, zoomData, loading } = this;
+    this.sub.textContent = subText({ runs, full, zoom, zoomData, points, loading, xAxis: this.board.settings.xAxis, ...this.compare.missing(runs), groups: groupNote(this.groups) });
   }
 
   /** The card's full data, as CSV or JSON, saved through the browser. */
   download(format) {
     this.board.router.sendNow(
-      { type: format, tag: this.tag, runs: this.runs() },
+      { type: format, tag: this.tag, runs: this.runs(), ...this.compare.request() },
       {
         onReply: (msg) => saveText(fileNameFor(this.tag, msg.format || format), String(msg.text ?? ""), MIME[format]),
         onError: (message) => this.board.banner(`Download of ${this.tag} failed: ${message}`),
@@ -151,7 +136,7 @@ export class ScalarCard extends Card {
   requestSeries(range, onReply) {
     const runs = this.runs();
     const width = Math.max(100, Math.round(this.plot.clientWidth || this.board.settings.cardWidth));
-    const content = { type: "series", tag: this.tag, runs, x_axis: this.board.settings.xAxis, range, width, ...groupFields(this.board.model) };
+    const content = { type: "series", tag: this.tag, runs, x_axis: this.board.settings.xAxis, range, width, ...groupFields(this.board.model), ...this.compare.request() };
     this.request(
       range ? "zoom" : "full",
       content,
@@ -184,6 +169,7 @@ export class ScalarCard extends Card {
     this.requestSeries(null, (msg, asked) => {
       this.full = seriesMap(msg);
       this.groups = groupMap(msg);
+      this.compare.take(msg);
       this.fullRuns = new Set(asked);
       this.unit = relativeUnit(maxX(this.full));
       this.loading = Boolean(this.zoom && this.zoom.x && !this.zoomData);
@@ -231,6 +217,7 @@ export class ScalarCard extends Card {
   /** A step selection or tooltip trait changed (the kind's redrawOn). */
   settingChanged(name) {
     if (GROUP_TRAITS.includes(name)) this.invalidate(); // asks again for lines and table
+    if (COMPARE_TRAITS.includes(name)) this.compare.settingChanged(name);
     else if (name.startsWith("tooltip_")) this.redraw();
     else if (!this.dirty) this.steps.refresh(); // else fetch() asks
   }
@@ -286,6 +273,7 @@ export class ScalarCard extends Card {
       this.plot.on("plotly_hover", (event) => this.steps.hover(event));
       this.plot.on("plotly_unhover", () => this.steps.unhover());
       this.plot.on("plotly_relayout", (event) => this.onRelayout(event));
+      this.compare.listen(this.plot);
       this.plot.on("plotly_doubleclick", () => setTimeout(() => this.destroyed || this.board.setZoom(this.tag, null), 0));
       if (!smoothingWarmed) {
         // The first smoothing change on a page costs more than the later ones: V8 has not
@@ -309,7 +297,9 @@ export class ScalarCard extends Card {
       xAxis,
       unit: this.unit,
       colorOf: (run) => this.board.colorOf(run),
+      prepare: this.compare.prepare(),
     });
+    this.compare.decorate(drawn, xAxis);
     if (!this.groups || !this.groups.size) return drawn;
     const line = this.board.model.get("group_line") || "mean";
     const colorOf = (name) => this.lineColor(name);
@@ -438,6 +428,6 @@ export const dashboard = {
   id: "scalars",
   label: "Scalars",
   cards: {
-    scalars: { Card: ScalarCard, plugin: "scalars", noun: "scalar", perRun: false, redrawOn: [...STEP_TRAITS, ...GROUP_TRAITS] },
+    scalars: { Card: ScalarCard, plugin: "scalars", noun: "scalar", perRun: false, redrawOn: [...STEP_TRAITS, ...GROUP_TRAITS, ...COMPARE_TRAITS] },
   },
 };

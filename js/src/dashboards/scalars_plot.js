@@ -65,12 +65,13 @@ export function zoomFromRelayout(event, { xAxis, unit, logY, zoom }) {
 
 /**
  * The traces of `runs`: for each run held in `full` (Map run -> series; merged with the exact
- * points of `zoomData` inside `zoom.x`), a raw line then a smoothed line.
+ * points of `zoomData` inside `zoom.x`, then passed through `prepare` if given), a raw line
+ * then a smoothed line.
  * @returns {{traces: object[], lines: {x, y}[], shown: object[], smoothedTraces: number[], on: boolean}}
  *   lines: what each run's drawn line holds (smoothed when smoothing is on), for the y range;
  *   shown: [{run, x, y, name, wall}] per smoothed line; smoothedTraces: their trace indices
  */
-export function scalarTraces({ runs, full, zoom, zoomData, smoothing, xAxis, unit, colorOf }) {
+export function scalarTraces({ runs, full, zoom, zoomData, smoothing, xAxis, unit, colorOf, prepare = null }) {
   const on = smoothing > 0;
   const traces = [];
   const lines = [];
@@ -80,7 +81,8 @@ export function scalarTraces({ runs, full, zoom, zoomData, smoothing, xAxis, uni
     const overview = full && full.get(run);
     if (!overview) continue;
     const zoomed = zoom && zoom.x && zoomData ? zoomData.get(run) : null;
-    const s = zoomed ? mergeZoom(overview, zoomed, zoom.x) : overview;
+    const merged = zoomed ? mergeZoom(overview, zoomed, zoom.x) : overview;
+    const s = prepare ? prepare(merged) : merged; // e.g. broken where x goes back (scalar_compare.js)
     const x = toDisplayX(s.x, xAxis, unit);
     const color = colorOf(run);
     const name = escapePlotly(run);

@@ -147,7 +147,7 @@ export function closestIndex(steps, target) {
  * on a time axis the step of the point nearest in time of the first series given ({x, step}).
  */
 export function stepAtX(x, xAxis, series) {
-  if (xAxis === "step") return Math.round(x);
+  if (xAxis === "step" || xAxis === "log_step") return Math.round(x);
   let best = null;
   let bestDistance = Infinity;
   for (const s of series) {

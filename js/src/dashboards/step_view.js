@@ -219,12 +219,12 @@ export class StepView {
    * on a time axis the time of the first run's chosen point. */
   markerX(step, which) {
     const { xAxis } = this.board.settings;
-    if (xAxis === "step") return step;
+    if (xAxis === "step" || xAxis === "log_step") return step;
     const cols = this.reply && this.reply.columns;
     if (!cols || !cols.run || !cols.run.length) return null;
     const suffix = xAxis === "relative" ? "relative" : "wall";
     const key = this.reply.mode === "range" ? `${which === 0 ? "start" : "end"}_${suffix}` : suffix;
-    if (!this.dragging) return Number(cols[key][0]);
+    if (!this.dragging && (xAxis === "relative" || xAxis === "wall")) return Number(cols[key][0]);
     const overview = this.card.overviewOf(cols.run[0]);
     if (!overview) return null;
     let best = null;

@@ -21,9 +21,13 @@ from ..sources import MultiLogdir
 
 def x_values(series: ScalarSeries | TensorSeries, axis: str, start_time: float | None) -> np.ndarray:
     """x of each point (or sampled step): the step, seconds since the run's first event, or
-    epoch seconds."""
-    if axis == "step":
+    epoch seconds; for ``log_step`` the step (drawn on a log axis), for ``relative_step`` the
+    step minus the series' first step."""
+    if axis in ("step", "log_step"):
         return series.step.astype(np.float64)
+    if axis == "relative_step":
+        steps = series.step.astype(np.float64)
+        return steps - steps[0] if len(steps) else steps
     if axis == "relative":
         if start_time is None:
             start_time = float(series.wall_time[0]) if len(series) else 0.0

@@ -75,10 +75,19 @@ def split_runs(source: MultiLogdir, runs: Sequence[str], grouping: Grouping | No
     return alone, groups
 
 
+#: The x axes a group line is drawn on: its grid is the members' steps, so a step axis (linear or
+#: log) places it exactly and a time axis by its members' interpolated times. A per-run shift
+#: ("relative_step") or another tag's values have no one value per grid step across members.
+GROUP_AXES = ("step", "log_step", "relative", "wall")
+
+
 def group_stats(source: MultiLogdir, tag: str, members: Sequence[str], axis: str,
                 median: bool = True) -> tuple[GroupStats, np.ndarray] | None:
     """A group's statistics of ``tag`` and its x on ``axis``; None if no member has points.
-    ``median`` False leaves the median out (NaN): it costs a sort per grid step."""
+    ``median`` False leaves the median out (NaN): it costs a sort per grid step.
+    RequestError for an axis a group line cannot be drawn on (``GROUP_AXES``)."""
+    if axis not in GROUP_AXES:
+        raise RequestError(f"run groups are drawn on the {', '.join(GROUP_AXES)} axes, not on {axis!r}")
     found, times = [], []
     for run in members:
         try:
@@ -92,7 +101,7 @@ def group_stats(source: MultiLogdir, tag: str, members: Sequence[str], axis: str
         times.append(s.wall_time - (start if start is not None else float(s.wall_time.min())))
     if not found:
         return None
-    stats, x = aggregate(found, median=median, extra=None if axis == "step" else times)
+    stats, x = aggregate(found, median=median, extra=None if axis in ("step", "log_step") else times)
     if stats.step.size == 0:
         return None
     return stats, (stats.step.astype(np.float64) if x is None else x)

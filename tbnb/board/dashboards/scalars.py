@@ -22,11 +22,12 @@ from traitlets import Bool, Dict, Enum, Int, List, TraitError, validate
 from ...reader.series import ScalarSeries
 from ..codec import encode
 from ..downsample import minmax_downsample
-from ..protocol import X_AXES
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
-from .common import shown_runs, x_values
+from .common import shown_runs
 from .run_groups import GroupTraits, group_entries, group_table, parse_grouping, split_runs
+from .scalar_axes import bucket_x, check_tag_axis, parse_axis, series_x
+from .scalar_best import CompareTraits, best_fields, best_point, parse_best
 from .step_table import compute, parse_request, reply, to_frame
 
 #: Widest card the kernel downsamples for; a larger ``width`` is clamped (bounds reply size).
@@ -70,12 +71,14 @@ def in_range(x: np.ndarray, bounds: Sequence[float] | None) -> np.ndarray | None
 
 
 def series_entries(source: MultiLogdir, tag: str, runs: Sequence[str], axis: str,
-                   bounds: Sequence[float] | None, width: int) -> list[dict[str, Any]]:
+                   bounds: Sequence[float] | None, width: int, best: str | None = None) -> list[dict[str, Any]]:
     """One card's data: per run, the points of ``tag`` in range, min/max-downsampled to width.
 
     The range is closed (x0 <= x <= x1, either order). ``total`` counts the points in range;
     ``exact`` is True when all of them are sent (``total <= width``, or a little over). Each entry also carries
-    the points' ``wall_time`` (for tooltips whatever the x axis).
+    the points' ``wall_time`` (for tooltips whatever the x axis), the run's ``best`` point over
+    all its points (scalar_best.py) and ``dropped``, the points with no x on this axis
+    (scalar_axes.py). A run without an x tag it needs is left out (``absent_runs`` names it).
     """
     width = min(int(width), MAX_WIDTH)
     entries = []
@@ -84,21 +87,35 @@ def series_entries(source: MultiLogdir, tag: str, runs: Sequence[str], axis: str
         if found is None:
             continue
         series, start = found
-        x = x_values(series, axis, start)
+        placed = series_x(source, run, series, axis, start)
+        if placed is None:
+            continue
+        x, drawable = placed
+        best_entry = best_fields(series, best, x, drawable)
         y, step, wall = series.value, series.step, series.wall_time
+        if drawable is not None:
+            x, y, step, wall = x[drawable], y[drawable], step[drawable], wall[drawable]
         inside = in_range(x, bounds)
         if inside is not None:
             x, y, step, wall = x[inside], y[inside], step[inside], wall[inside]
+        total = len(x)
         # A bucket of two pixel columns keeps its min and max: about one point per pixel.
-        keep = minmax_downsample(x, y, max(1, width // 2))
+        keep = minmax_downsample(bucket_x(x, axis), y, max(1, width // 2))
         exact = len(keep) == len(x)
         if not exact:
             x, y, step, wall = x[keep], y[keep], step[keep], wall[keep]
-        entries.append({"run": run, "total": int(len(inside) if inside is not None else len(series)),
+        entries.append({"run": run, "total": total,
                         "sent": len(x), "exact": exact, "x": x.astype(np.float64),
                         "y": y.astype(np.float64), "step": step.astype(np.int64),
-                        "wall_time": wall.astype(np.float64)})
+                        "wall_time": wall.astype(np.float64),
+                        "dropped": 0 if drawable is None else len(series) - len(drawable), **best_entry})
     return entries
+
+
+def absent_runs(source: MultiLogdir, tag: str, runs: Sequence[str], entries: Sequence[dict[str, Any]]) -> list[str]:
+    """The requested runs holding ``tag`` that have no entry (no x on a tag axis)."""
+    have = {e["run"] for e in entries}
+    return [r for r in scalar_runs(source, tag, runs) if r not in have]
 
 
 def _json_number(v: float) -> float | str:
@@ -119,10 +136,11 @@ def text_cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def download_text(source: MultiLogdir, tag: str, runs: Sequence[str], fmt: str) -> str:
+def download_text(source: MultiLogdir, tag: str, runs: Sequence[str], fmt: str, best: str | None = None) -> str:
     """Every point of ``tag`` for ``runs``, as TensorBoard's downloads plus a run column/key.
 
-    CSV: ``Run,Wall time,Step,Value`` rows (TensorBoard's columns with the run first). JSON:
+    CSV: ``Run,Wall time,Step,Value`` rows (TensorBoard's columns with the run first), and with
+    ``best`` ("min"/"max") two more, ``Best,Best step``: the run's best point (scalar_best.py). JSON:
     ``{run: [[wall_time, step, value], ...]}`` (TensorBoard's per-run arrays, keyed by run).
     """
     data = {}
@@ -133,10 +151,15 @@ def download_text(source: MultiLogdir, tag: str, runs: Sequence[str], fmt: str) 
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["Run", "Wall time", "Step", "Value"])
+        writer.writerow(["Run", "Wall time", "Step", "Value"] + (["Best", "Best step"] if best else []))
         for run, s in data.items():
-            writer.writerows(zip([text_cell(run)] * len(s), map(repr, s.wall_time.tolist()), s.step.tolist(),
-                                 map(repr, s.value.tolist())))
+            rows = zip([text_cell(run)] * len(s), map(repr, s.wall_time.tolist()), s.step.tolist(),
+                       map(repr, s.value.tolist()))
+            if best:
+                point = best_point(s, best)
+                extra = [repr(point.value), point.step] if point else ["", ""]
+                rows = (row + tuple(extra) for row in rows)
+            writer.writerows(rows)
         return out.getvalue()
     if fmt == "json":
         return json.dumps({run: [[w, st, _json_number(v)] for w, st, v in
@@ -151,13 +174,15 @@ def answer_series(source: MultiLogdir, content: dict[str, Any], settings: Settin
     """``series``: one card's points (protocol.md)."""
     req = Fields(content)
     request_id, tag, runs = req.integer("id"), req.string("tag"), req.strings("runs")
-    axis = req.choice("x_axis", X_AXES, default=settings.x_axis)
+    axis, best = parse_axis(content, settings.x_axis), parse_best(content)
+    check_tag_axis(source, axis)
     bounds, width = req.bounds("range"), req.width("width")
     grouping = parse_grouping(content)
     alone, groups = split_runs(source, scalar_runs(source, tag, runs) if grouping else runs, grouping)
-    entries = series_entries(source, tag, alone, axis, bounds, width)
-    reply = {"type": "series", "id": request_id, "tag": tag, "x_axis": axis, "range": content.get("range"),
-             "series": entries}
+    entries = series_entries(source, tag, alone, axis, bounds, width, best)
+    reply = {"type": "series", "id": request_id, "tag": tag, "x_axis": axis, "best": best,
+             "range": content.get("range"), "series": entries,
+             "absent": absent_runs(source, tag, alone, entries)}
     if grouping is not None:
         reply["groups"] = group_entries(source, tag, groups, grouping, axis, bounds, width)
     return encode(reply)
@@ -168,7 +193,7 @@ def answer_download(source: MultiLogdir, content: dict[str, Any], settings: Sett
     req = Fields(content)
     request_id, tag, runs = req.integer("id"), req.string("tag"), req.strings("runs")
     fmt = content["type"]
-    text = download_text(source, tag, runs, fmt)
+    text = download_text(source, tag, runs, fmt, parse_best(content))
     return {"type": "download", "id": request_id, "tag": tag, "format": fmt, "text": text}, []
 
 
@@ -204,7 +229,7 @@ PUSHED: dict[str, PushKey] = {"series": push_key, "step_table": table_key}
 TOOLTIP_SORTS = ("default", "ascending", "descending", "nearest")
 
 
-class Traits(GroupTraits):
+class Traits(GroupTraits, CompareTraits):
     """Step selection, range selection and tooltips: TensorBoard's scalar settings, synced.
 
     ``selected_step`` None puts each card's marker at its largest step (TensorBoard's start);

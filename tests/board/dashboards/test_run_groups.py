@@ -105,6 +105,16 @@ def test_relative_axis_x_is_the_members_mean_time(page: Page) -> None:
     assert a["x"][0] == pytest.approx(T0 + 1.0)  # the three seeds start at T0, T0 + 1, T0 + 2
 
 
+def test_log_step_axis_draws_groups_at_their_steps_and_per_run_axes_are_refused(page: Page) -> None:
+    log = series(page, x_axis="log_step")
+    a = next(g for g in log["groups"] if g["group"] == "cfg_a")
+    np.testing.assert_array_equal(a["x"], a["step"].astype(float))
+    # a per-run shift or another tag's values give a group no one x per step: a clear error
+    reply, _ = page.ask({"type": "series", "id": 4, "tag": "loss", "runs": RUNS, "width": 100,
+                         "x_axis": "relative_step", "groups": {"by": PATTERN, "line": "mean", "band": "std"}})
+    assert reply["type"] == "error" and "run groups are drawn on" in reply["message"]
+
+
 def test_step_table_lists_groups_with_their_spread(page: Page) -> None:
     reply = page.decoded({"type": "step_table", "id": 2, "tag": "loss", "runs": RUNS, "step": 150,
                           "groups": {"by": PATTERN, "line": "mean", "band": "stderr"}})
