@@ -169,6 +169,7 @@ class Board {
     });
     on("change:hidden_runs", () => this.runsChanged());
     on("change:run_groups", () => this.runSelector.render()); // the selector folds groups
+    on("change:focus", () => this.runSelector.render()); // its focus buttons show the focused run
     on("change:run_colors", () => {
       this.runSelector.render();
       for (const card of cards()) card.redraw();

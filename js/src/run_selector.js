@@ -5,6 +5,7 @@ import { debounce, h } from "./dom.js";
 import { PALETTE, normalizeHex } from "./colors.js";
 import { naturalSort } from "./naturalsort.js";
 import { groupColor, selectorItems } from "./run_groups.js";
+import { nextFocus } from "./dashboards/scalar_compare.js";
 import { addGroupStyle, groupRows } from "./run_selector_groups.js";
 import {
   compileRunPatterns,
@@ -118,7 +119,19 @@ export class RunSelector {
         checked: !hidden.has(run),
         on: { change: (event) => this.board.setTrait("hidden_runs", toggleHidden(this.board.trait("hidden_runs"), run, event.target.checked)) },
       });
-      row.append(h("label", {}, box, h("span", { class: "tbnb-run-name", text: run })), swatch);
+      const focused = this.board.model.get("focus") === run;
+      // The selector is the board's legend: its focus button does what a click on the run's line does.
+      const focus = h("button", {
+        type: "button",
+        class: "tbnb-focus",
+        text: "◎",
+        title: focused ? `Stop focusing ${run}` : `Focus ${run} on every card`,
+        "aria-label": `Focus ${run}`,
+        "aria-pressed": String(focused),
+        on: { click: () => this.board.setTrait("focus", nextFocus(this.board.model.get("focus"), run)) },
+      });
+      row.classList.toggle("tbnb-run-focused", focused);
+      row.append(h("label", {}, box, h("span", { class: "tbnb-run-name", text: run })), focus, swatch);
       return row;
     };
     const colors = { runColors: this.board.trait("run_colors"), colorOf: (run) => this.board.colorOf(run) };

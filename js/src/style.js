@@ -48,6 +48,9 @@ border-bottom:1px solid #f5c6cb;white-space:pre-wrap;word-break:break-word}
 .tbnb .tbnb-run-name{flex:1;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .tbnb .tbnb-swatch{width:14px;height:14px;flex:none;border-radius:50%;border:0;padding:0;cursor:pointer}
 .tbnb .tbnb-swatch:hover{box-shadow:0 0 0 2px var(--tbnb-border)}
+.tbnb .tbnb-focus{flex:none;border:0;background:none;padding:0 2px;cursor:pointer;color:inherit;opacity:0;font-size:13px;line-height:1}
+.tbnb .tbnb-run:hover .tbnb-focus,.tbnb .tbnb-focus:focus-visible,.tbnb .tbnb-focus[aria-pressed="true"]{opacity:.8}
+.tbnb .tbnb-run-focused .tbnb-run-name{font-weight:600}
 .tbnb .tbnb-colorpicker{position:absolute;right:4px;top:2px;width:1px;height:1px;opacity:0;border:0;padding:0;pointer-events:none}
 .tbnb .tbnb-main{flex:1;min-width:0;overflow:auto}
 .tbnb .tbnb-empty{padding:28px 16px;color:var(--tbnb-fg2);text-align:center;font-style:italic}

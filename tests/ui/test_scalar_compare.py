@@ -204,6 +204,22 @@ def test_focus_from_python(compare: Compare) -> None:
     c.wait("c.traces.every((t) => !t.hover || t.opacity === 1)", "focus cleared from Python")
 
 
+def test_run_selector_focus_button_is_the_legend_click(compare: Compare) -> None:
+    c = compare
+    button = c.page.locator(".jp-OutputArea .tbnb-run[title='new'] .tbnb-focus").first
+    button.hover()
+    button.click()
+    c.wait("c.traces.some((t) => t.hover && t.name === 'base' && t.opacity < 0.5)", "base faded")
+    assert button.get_attribute("aria-pressed") == "true"
+    assert c.focus() == "new"
+    button = c.page.locator(".jp-OutputArea .tbnb-run[title='new'] .tbnb-focus").first  # re-rendered
+    button.hover()
+    button.click()
+    c.wait("c.traces.every((t) => !t.hover || t.opacity === 1)", "a second click clears the focus")
+    assert c.focus() is None
+    assert_no_js_errors(c.log)
+
+
 def test_x_by_tag_and_log_step(compare: Compare) -> None:
     c = compare
     run_cell(c.page, NB, C_EPOCH)
