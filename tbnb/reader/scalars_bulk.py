@@ -6,8 +6,16 @@ So records are grouped by length; the first record of a group is walked field by
 *template*); every record whose structural bytes (field keys, lengths, varint continuation bits,
 the tensor's dtype) equal the template's parses exactly as the template does, and its step, wall
 time, tag and value are read as numpy columns at the template's positions. Records that match no
-template, and anything unusual (metadata, several values, other fields, repeated fields, a tag
-that is not UTF-8), are left to the general protobuf path, which gives the reference result.
+template, and anything unusual (several values, other fields, repeated fields, a tag that is
+not UTF-8), are left to the general protobuf path, which gives the reference result.
+
+Metadata on a value: writers such as torch's ``new_style`` scalars repeat the same
+``SummaryMetadata`` on every record. Only a tag's first value names its plugin and keeps its
+metadata; on every later value the general path reads the number and ignores the metadata. So a
+template accepts metadata that protobuf parses and that names the scalars plugin, its bytes are
+structural (every matching record carries exactly those bytes, so they parse alike), and a
+tag's first row in a batch that carries metadata is left to protobuf, which names the tag from
+the metadata as it is written.
 """
 
 from __future__ import annotations
@@ -15,11 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from google.protobuf.message import DecodeError
 from numpy.lib.stride_tricks import sliding_window_view
 
 from . import grouping
 from .grouping import group_by_length, tag_ids
-from .proto import types_pb2
+from .proto import summary_pb2, types_pb2
 from .wire import NoTemplate, Template, column, steps_of, varint
 
 #: Templates tried per group before the remaining records are left to protobuf.
@@ -33,6 +42,7 @@ class Layout(Template):
 
     value: tuple[int, str]  # column, numpy dtype of the value
     tf2: bool
+    metadata: bool  # the value carries (scalars) metadata
 
 
 @dataclass
@@ -126,11 +136,23 @@ def _tensor(w: _Walker, pos: int, end: int) -> tuple[int, str]:
     return values[0]
 
 
+def _scalars_metadata(w: _Walker, pos: int, end: int) -> None:
+    """Accept a value's metadata only if protobuf parses it and it names the scalars plugin;
+    every byte of it becomes structural."""
+    try:
+        md = summary_pb2.SummaryMetadata.FromString(bytes(w.data[pos:end]))
+    except (DecodeError, RuntimeError, ValueError) as err:
+        raise NoTemplate from err
+    if md.plugin_data.plugin_name != "scalars":
+        raise NoTemplate
+    w.structural.extend(range(pos, end))
+
+
 def template(data: bytes | memoryview) -> Layout | None:
     """The layout of a one-scalar event, or None if this record is anything else."""
     w = _Walker(data)
     wall = step = tag = value = None
-    tf2 = False
+    tf2 = metadata = False
     try:
         for field, wire, p in w.fields(0, len(data)):
             if field == 1 and wire == 1:
@@ -154,6 +176,10 @@ def template(data: bytes | memoryview) -> Layout | None:
                     elif f2 == 8 and wire2 == 2:
                         sn, sq = w.length(p2, vq + vn)
                         value, tf2 = _tensor(w, sq, sq + sn), True
+                    elif f2 == 9 and wire2 == 2:
+                        mn, mq = w.length(p2, vq + vn)
+                        _scalars_metadata(w, mq, mq + mn)
+                        metadata = True
                     else:
                         raise NoTemplate
             else:
@@ -162,17 +188,18 @@ def template(data: bytes | memoryview) -> Layout | None:
         return None
     if tag is None or value is None or tag[1] == 0:
         return None
-    return Layout(wall, step, tag, tuple(sorted(set(w.structural))), tuple(w.continuation), value, tf2)
+    return Layout(wall, step, tag, tuple(sorted(set(w.structural))), tuple(w.continuation), value, tf2, metadata)
 
 
-Part = tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]
+Part = tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool, bool]
 
 
 def _decode_group(rows: np.ndarray, buf: bytes | memoryview, starts: np.ndarray, length: int, out: list[Part]) -> None:
     """Decode one group of equal-length records, template by template; append Parts to ``out``.
 
     ``rows`` holds the records' bytes ([m, length]). A Part is (indices within ``starts``,
-    tags, tag index per row, step, wall, value, whether the values are TF2 tensors).
+    tags, tag index per row, step, wall, value, whether the values are TF2 tensors, whether they
+    carry metadata).
     """
     remaining: np.ndarray | None = None  # None: every row of the group
     for _ in range(MAX_TEMPLATES):
@@ -219,8 +246,9 @@ def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
     wall = column(sub, layout.wall, "<f8") if layout.wall is not None else np.zeros(len(sub))
     step = steps_of(sub, layout.step)
     if keep is not None:
-        return taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep], layout.tf2
-    return taken, tags, tag_index, step, wall, value, layout.tf2
+        return (taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep], layout.tf2,
+                layout.metadata)
+    return taken, tags, tag_index, step, wall, value, layout.tf2, layout.metadata
 
 
 def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndarray,
@@ -239,6 +267,7 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
     wall = np.zeros(n, dtype=np.float64)
     value = np.zeros(n, dtype=np.float64)
     tf2 = np.zeros(n, dtype=bool)
+    metadata = np.zeros(n, dtype=bool)
     for length, group in group_by_length(lengths, MAX_LENGTH + 1):
         if len(group) < grouping.MIN_DECODE_GROUP:
             continue
@@ -250,11 +279,15 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
         else:
             rows = sliding_window_view(a, length)[starts[group]]
         _decode_group(rows, buf, starts[group], length, parts)
-        for taken, local_tags, local_index, s, w, v, is_tf2 in parts:
+        for taken, local_tags, local_index, s, w, v, is_tf2, has_md in parts:
             remap = np.array([index.setdefault(t, len(index)) for t in local_tags], dtype=np.int64)
             rows = group[taken]
             tag_of[rows] = remap[local_index]
-            step[rows], wall[rows], value[rows], tf2[rows] = s, w, v, is_tf2
+            step[rows], wall[rows], value[rows], tf2[rows], metadata[rows] = s, w, v, is_tf2, has_md
     rows = np.flatnonzero(tag_of >= 0)
+    if metadata.any():  # a tag's first row names it with its own metadata: protobuf's to apply
+        _, first = np.unique(tag_of[rows], return_index=True)
+        tag_of[rows[first[metadata[rows[first]]]]] = -1
+        rows = np.flatnonzero(tag_of >= 0)
     tags = sorted(index, key=index.__getitem__)
     return BulkScalars(rows, tag_of[rows], tags, step[rows], wall[rows], value[rows], tf2[rows])

@@ -5,7 +5,8 @@ code or a hard crash is charged to the input that caused it and the run goes on.
 inputs run, the rate, and crashes, hangs, over-allocations, points lost and bulk != general
 mismatches, each split into issue 16's known classes and new findings; every failing input
 (up to ``--keep`` per kind) is saved under ``--out`` with an ``input.json`` to replay it:
-``python -m tests.fuzz --replay DIR``.
+``python -m tests.fuzz --replay DIR``. ``--first N`` starts at input ``N`` of the seed, so that
+a run split into chunks covers distinct inputs.
 """
 
 from __future__ import annotations
@@ -87,7 +88,8 @@ class Run:
 
     def report(self, elapsed: float, final: bool) -> None:
         rate = self.inputs / elapsed if elapsed else 0.0
-        print(f"[{'final' if final else 'progress'}] {self.inputs} inputs in {elapsed:.0f} s "
+        print(f"[{'final' if final else 'progress'}] {time.strftime('%H:%M:%S', time.gmtime())} UTC: "
+              f"{self.inputs} inputs in {elapsed:.0f} s "
               f"({rate:.1f}/s), {self.failing_inputs} failing", flush=True)
         for kind, labels in self.totals().items():
             total = sum(labels.values())
@@ -99,18 +101,18 @@ class Run:
                 print(f"  {n:8d}  {sig}")
                 for ex in self.examples[sig]:
                     print(f"            {ex[:300]}")
-            summary = {"inputs": self.inputs, "seconds": elapsed, "rate": rate, "failing_inputs": self.failing_inputs,
+            summary = {"seed": self.args.seed, "first": self.args.first, "inputs": self.inputs, "seconds": elapsed, "rate": rate, "failing_inputs": self.failing_inputs,
                        "totals": self.totals(), "signatures": dict(self.by_sig), "examples": self.examples}
             (self.out / "summary.json").write_text(json.dumps(summary, indent=1))
 
 
 def fuzz(args: argparse.Namespace) -> Run:
     run = Run(args)
-    stop = args.inputs if args.inputs else 1 << 62
+    stop = args.first + args.inputs if args.inputs else 1 << 62
     deadline = time.monotonic() + 60 * args.minutes if args.minutes else float("inf")
     t0 = time.monotonic()
     sel = selectors.DefaultSelector()
-    children = [Child(args, k, stop) for k in range(args.jobs)]
+    children = [Child(args, args.first + k, stop) for k in range(args.jobs)]
     for c in children:
         sel.register(c.proc.stdout, selectors.EVENT_READ, c)
     live = set(children)
@@ -193,6 +195,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--inputs", type=int, default=0, help="stop after this many inputs")
     p.add_argument("--minutes", type=float, default=0, help="stop after this long")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--first", type=int, default=0,
+                   help="index of the first input: runs in chunks cover distinct inputs of one seed")
     p.add_argument("--jobs", type=int, default=1, help="child processes")
     p.add_argument("--time-limit", type=int, default=10, help="seconds per input before it counts as a hang")
     p.add_argument("--keep", type=int, default=5, help="failing inputs saved per kind of failure")

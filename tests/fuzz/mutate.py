@@ -302,10 +302,36 @@ class Mutated:
     declared_excess: int = 0
 
 
+#: Seeds split into records, and records framed, once: every input starts from a seed and keeps
+#: most of its records. Pure functions of the bytes, so caching changes no input.
+_SPLIT: dict[bytes, tuple[tuple[bytes, ...], bytes]] = {}
+_FRAMED: dict[bytes, bytes] = {}
+_CACHE_MAX = 100_000
+
+
+def _split(data: bytes) -> tuple[Records, bytes]:
+    got = _SPLIT.get(data)
+    if got is None:
+        if len(_SPLIT) >= 1000:
+            _SPLIT.clear()
+        recs, tail = split(data)
+        got = _SPLIT[data] = (tuple(recs), tail)
+    return list(got[0]), got[1]
+
+
+def _frame(payload: bytes) -> bytes:
+    got = _FRAMED.get(payload)
+    if got is None:
+        if len(_FRAMED) >= _CACHE_MAX:
+            _FRAMED.clear()
+        got = _FRAMED[payload] = frame(payload)
+    return got
+
+
 def mutate(seed: bytes, other: bytes, rng: random.Random, n: int | None = None) -> Mutated:
     """Apply ``n`` (default 1-3) random mutations to ``seed``; ``other`` feeds splices."""
-    recs, tail = split(seed)
-    other_recs = split(other)[0]
+    recs, tail = _split(seed)
+    other_recs = _split(other)[0]
     steps: list[str] = []
     n = n if n is not None else rng.choice([1, 1, 2, 3])
     names = [rng.choice(list(RECORD_MUTATIONS) + list(BYTE_MUTATIONS)) for _ in range(n)]
@@ -316,7 +342,7 @@ def mutate(seed: bytes, other: bytes, rng: random.Random, n: int | None = None) 
     excess = 0
     if {"shape", "shape_tag", "dtype", "splice", "huge_varint", "field_tag"} & set(record_names):
         excess = max((_excess(p) for p in recs), default=0)
-    data = bytearray(b"".join(frame(p) for p in recs) + tail)
+    data = bytearray(b"".join(_frame(p) for p in recs) + tail)
     for name in names:
         if name in BYTE_MUTATIONS:
             data = BYTE_MUTATIONS[name](data, rng)

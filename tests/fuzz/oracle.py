@@ -28,7 +28,6 @@ forms of a tag, tensors that declare more elements than they hold).
 
 from __future__ import annotations
 
-import math
 import struct
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -109,9 +108,21 @@ def _scalar_like(value) -> tuple[bool, float | None]:
     return True, float(vals[0])
 
 
-def point_key(step: int, wall: float, value: float) -> tuple[int, str, str]:
-    """A hashable, NaN-aware key of one scalar point (floats by their exact repr)."""
-    return (int(step), repr(float(wall)), "nan" if math.isnan(value) else repr(float(value)))
+#: The one key every NaN gets (the bits of the quiet NaN): the checks compare NaNs as equal,
+#: whatever their payload, and every other float by its exact bits (so ``-0.0 != 0.0``).
+NAN_BITS = 0x7FF8000000000000
+_DOUBLE = struct.Struct("<d")
+_INT64 = struct.Struct("<q")
+
+
+def float_bits(x: float) -> int:
+    x = float(x)
+    return NAN_BITS if x != x else _INT64.unpack(_DOUBLE.pack(x))[0]
+
+
+def point_key(step: int, wall: float, value: float) -> tuple[int, int, int]:
+    """A hashable, NaN-aware key of one scalar point (floats by their exact bits)."""
+    return (int(step), float_bits(wall), float_bits(value))
 
 
 @dataclass
@@ -143,6 +154,50 @@ def declared(t) -> tuple[int, int]:
     return n * item, held
 
 
+#: Facts of one parsed record, per value: (tag, kind, scalar-like, value, first carries scalars
+#: metadata, declares more than it holds, declares a bad shape).
+_ValueFacts = tuple[str, str, bool, "float | None", bool, int, bool]
+#: (is a SessionLog.START, step, wall time, value facts) of one record, None when not an Event.
+_RecordFacts = "tuple[bool, int, float, tuple[_ValueFacts, ...]] | None"
+#: Facts by payload bytes: mutated files keep most of their seed's records, so most records of
+#: an input were parsed before. Only a pure function of the bytes is kept, so the cache changes
+#: no answer; it is emptied when it grows past ``_CACHE_MAX`` entries.
+_FACTS: dict[bytes, _RecordFacts] = {}
+_CACHE_MAX = 200_000
+
+
+def record_facts(payload: bytes) -> _RecordFacts:
+    """What the rule needs from one intact record (computed once per distinct payload)."""
+    got = _FACTS.get(payload, _FACTS)
+    if got is not _FACTS:
+        return got  # type: ignore[return-value]
+    try:
+        ev = event_pb2.Event.FromString(payload)
+    except (DecodeError, RuntimeError, ValueError):
+        facts = None
+    else:
+        vals = []
+        if ev.HasField("summary"):
+            for v in ev.summary.value:
+                tag = v.tag or v.node_name
+                kind = v.WhichOneof("value")
+                excess, bad = 0, False
+                if kind == "tensor":
+                    want, held = declared(v.tensor)
+                    if want > max(held, 8):
+                        excess, bad = want - held, True
+                    elif any(d.size < 0 for d in v.tensor.tensor_shape.dim) or want != held:
+                        bad = True
+                ok, x = _scalar_like(v)
+                first_md = v.HasField("metadata") and v.metadata.plugin_data.plugin_name == "scalars"
+                vals.append((tag, kind or "", ok, x, first_md, excess, bad))
+        facts = (ev.session_log.status == event_pb2.SessionLog.START, ev.step, ev.wall_time, tuple(vals))
+    if len(_FACTS) >= _CACHE_MAX:
+        _FACTS.clear()
+    _FACTS[payload] = facts
+    return facts
+
+
 def expect_run(files: list[bytes]) -> Expected:
     """Apply the rule to one run's files (already in the reader's order: by name)."""
     exp = Expected()
@@ -150,26 +205,21 @@ def expect_run(files: list[bytes]) -> Expected:
     claiming = True
     restarts = False
     for data in files:
-        events, complete = parse_events(data)
-        for ev in events:
-            restarts |= ev.session_log.status == event_pb2.SessionLog.START
-            if not ev.HasField("summary"):
+        payloads, complete = intact_records(data)
+        for payload in payloads:
+            facts = record_facts(payload)
+            if facts is None:
                 continue
-            for v in ev.summary.value:
-                tag = v.tag or v.node_name
-                kind = v.WhichOneof("value")
-                if kind == "tensor":
-                    want, held = declared(v.tensor)
-                    if want > max(held, 8):
-                        exp.declared_excess = max(exp.declared_excess, want - held)
-                        exp.bad_shape_tags.add(tag)
-                    elif any(d.size < 0 for d in v.tensor.tensor_shape.dim) or want != held:
-                        exp.bad_shape_tags.add(tag)
+            start, step, wall, vals = facts
+            restarts |= start
+            for tag, kind, ok, x, first_md, excess, bad in vals:
+                if excess:
+                    exp.declared_excess = max(exp.declared_excess, excess)
+                if bad:
+                    exp.bad_shape_tags.add(tag)
                 if not tag or not claiming:
                     continue
-                ok, x = _scalar_like(v)
-                first_md = v.HasField("metadata") and v.metadata.plugin_data.plugin_name == "scalars"
-                values[tag].append((ok, x, ev.step, ev.wall_time, kind or "", first_md))
+                values[tag].append((ok, x, step, wall, kind, first_md))
         claiming = claiming and complete
     for tag, vals in values.items():
         kinds = {k for _, _, _, _, k, _ in vals}

@@ -23,13 +23,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("TBNB_FUZZ_CACHE", ROOT / ".fuzz-cache"))
 #: Bump when the seed set changes, so that an old cache is rebuilt.
-VERSION = "4"
+VERSION = "5"
 
 
 def _writer_kinds() -> list[str]:
     kinds = ["tbnb", "tfform"]
     if importlib.util.find_spec("torch") is not None:
-        kinds.append("torch")
+        kinds += ["torch", "torch-new-style"]
     if importlib.util.find_spec("tensorboardX") is not None:
         kinds.append("tbx")
     return kinds
@@ -161,8 +161,24 @@ def _write_tf_form(root: Path) -> None:
     path.write_bytes(b"".join(encode_record(e.SerializeToString()) for e in events))
 
 
+def _write_torch_new_style(root: Path) -> None:
+    """torch's ``new_style`` scalars (the same metadata on every value, float and double), long
+    enough for the bulk scalar path, beside default scalars of the same writer."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    w = SummaryWriter(log_dir=str(root / "run"))
+    for step in range(80):
+        w.add_scalar("loss", 1.0 / (step + 1), step, new_style=True)
+        w.add_scalar("lr", 0.1 * 0.99**step, step, new_style=True, double_precision=True)
+        if step % 10 == 0:
+            w.add_scalar("epoch", float(step // 10), step)
+    w.close()
+
+
 def _build_one(kind: str, root: Path) -> None:
-    if kind in ("torch", "tbx"):
+    if kind == "torch-new-style":
+        _write_torch_new_style(root)
+    elif kind in ("torch", "tbx"):
         _write_summary_writer(kind, root)
     elif kind == "tbnb":
         _write_tbnb(root / "tf1", tf2=False)

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .oracle import point_key
+from .oracle import NAN_BITS
 
 
 @dataclass
@@ -48,6 +48,13 @@ def _fingerprint(arr: Any) -> Any:
     return (a.dtype.str, a.shape, a.tobytes())
 
 
+def _bits(x: np.ndarray) -> list[int]:
+    """``oracle.float_bits`` of every element, at once."""
+    bits = x.view(np.int64).copy()
+    bits[np.isnan(x)] = NAN_BITS
+    return bits.tolist()
+
+
 def _note(snap: Snapshot, where: str, run: str, tag: str, err: BaseException) -> None:
     snap.raised.append(Raised(where, run, tag, type(err).__name__, str(err)[:200]))
 
@@ -78,8 +85,7 @@ def take(lg: Any) -> Snapshot:
                     _note(snap, "scalars", run, tag, err)
                     continue
                 snap.scalars[(run, tag)] = (step.tobytes(), wall.tobytes(), value.tobytes())
-                snap.points[(run, tag)] = Counter(
-                    point_key(a, b, c) for a, b, c in zip(step.tolist(), wall.tolist(), value.tolist()))
+                snap.points[(run, tag)] = Counter(zip(step.tolist(), _bits(wall), _bits(value)))
                 continue
             try:
                 t = lg.tensors(run, tag)
