@@ -5,7 +5,7 @@ import { debounce, h } from "./dom.js";
 import { PALETTE, normalizeHex } from "./colors.js";
 import { naturalSort } from "./naturalsort.js";
 import { groupColor, selectorItems } from "./run_groups.js";
-import { nextFocus } from "./dashboards/scalar_compare.js";
+import { nextFocus } from "./focus.js";
 import { addGroupStyle, groupRows } from "./run_selector_groups.js";
 import {
   compileRunPatterns,

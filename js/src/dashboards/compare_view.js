@@ -2,7 +2,8 @@
 // broken where x goes back (scalar_compare.js computes them), a click on a line focusing its
 // run on every card (the `focus` trait), and Escape clearing it. One per ScalarCard.
 
-import { COMPARE_TRAITS, applyFocus, bestMode, bestOf, bestTrace, breakBackwards, clickedRun, nextFocus } from "./scalar_compare.js";
+import { COMPARE_TRAITS, applyFocus, bestMode, bestOf, bestTrace, breakBackwards, clickedRun } from "./scalar_compare.js";
+import { nextFocus } from "../focus.js";
 
 const ESCAPE_BOARDS = new WeakSet(); // boards whose root clears the focus on Escape
 

@@ -147,8 +147,3 @@ export function clickedRun(points, clickY, pixelOf, runOfTrace) {
   }
   return best;
 }
-
-/** The `focus` a click on `run` sets: that run, or none when it is focused already. */
-export function nextFocus(current, run) {
-  return run === null || run === current ? null : run;
-}

@@ -2,7 +2,8 @@
 // focused run, the run a click means, and the line under the card's title.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { FADED, applyFocus, bestOf, bestTrace, breakBackwards, clickedRun, nextFocus } from "../../../js/src/dashboards/scalar_compare.js";
+import { FADED, applyFocus, bestOf, bestTrace, breakBackwards, clickedRun } from "../../../js/src/dashboards/scalar_compare.js";
+import { nextFocus } from "../../../js/src/focus.js";
 import { subText } from "../../../js/src/dashboards/scalar_sub.js";
 import { scalarTraces } from "../../../js/src/dashboards/scalars_plot.js";
 
