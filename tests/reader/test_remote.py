@@ -10,12 +10,13 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import tbnb
 from tbnb.reader.logdir import Logdir, LogdirError
 from tbnb.testing import EventWriter, write_demo_logdir
+
+from .same_data import assert_same
 
 fsspec = pytest.importorskip("fsspec")
 
@@ -65,26 +66,6 @@ class Counting:
 
     def reset(self) -> None:
         self.finds, self.reads = 0, []
-
-
-def assert_same(a: Logdir, b: Logdir) -> None:
-    """Every run, tag, scalar point and sampled value of ``a`` equals ``b``'s."""
-    assert a.runs() == b.runs()
-    for run in a.runs():
-        assert a.tags(run) == b.tags(run)
-        for tag, plugin in a.tags(run).items():
-            if plugin == "scalars":
-                x, y = a.scalars(run, tag), b.scalars(run, tag)
-                for col in ("step", "wall_time", "value"):
-                    np.testing.assert_array_equal(getattr(x, col), getattr(y, col))
-                continue
-            try:
-                x, y = a.tensors(run, tag), b.tensors(run, tag)
-            except KeyError:
-                continue
-            np.testing.assert_array_equal(x.step, y.step)
-            for u, v in zip(x.values, y.values):
-                np.testing.assert_array_equal(u, v)
 
 
 def test_a_memory_logdir_reads_as_the_same_local_one(tmp_path: Path, bucket: str) -> None:

@@ -172,7 +172,8 @@ def test_a_missing_bucket_and_an_unreachable_endpoint(endpoint: str) -> None:
 def test_an_s3_logdir_parsed_in_worker_processes(tmp_path: Path, endpoint: str, bucket: str) -> None:
     from concurrent.futures import ProcessPoolExecutor
 
-    from .test_tasks import assert_same, grow
+    from .same_data import assert_same
+    from .test_tasks import grow
 
     writers = {name: EventWriter(tmp_path / name) for name in ("a", "b")}
     grow(tmp_path, writers, range(0, 30))

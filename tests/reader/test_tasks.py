@@ -14,33 +14,10 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader.logdir import Logdir
 from tbnb.reader.run import Run
 from tbnb.testing import EventWriter, write_demo_logdir
 
-
-def assert_same(a: Logdir, b: Logdir) -> None:
-    """Every run, tag, scalar point and sampled value of ``a`` equals ``b``'s."""
-    assert a.runs() == b.runs()
-    for run in a.runs():
-        assert a.tags(run) == b.tags(run)
-        assert a.run_start_time(run) == b.run_start_time(run)
-        ga, gb = a.graph(run), b.graph(run)
-        assert (ga is None) == (gb is None) and (ga is None or ga.graph_def == gb.graph_def)
-        for tag, plugin in a.tags(run).items():
-            if plugin == "scalars":
-                x, y = a.scalars(run, tag), b.scalars(run, tag)
-                for col in ("step", "wall_time", "value"):
-                    np.testing.assert_array_equal(getattr(x, col), getattr(y, col))
-                continue
-            try:
-                x, y = a.tensors(run, tag), b.tensors(run, tag)
-            except KeyError:
-                continue
-            np.testing.assert_array_equal(x.step, y.step)
-            np.testing.assert_array_equal(x.wall_time, y.wall_time)
-            for u, v in zip(x.values, y.values):
-                np.testing.assert_array_equal(u, v)
+from .same_data import assert_same
 
 
 def grow(root: Path, writers: dict[str, EventWriter], steps: range, restart_at: int | None = None) -> None:
