@@ -1,19 +1,9 @@
 // Download the drawn graph as SVG or PNG: the SVG element cloned with the whole graph in its
 // view box (its styles are attributes, so the file stands alone).
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+import { saveBlob } from "../download.js";
 
-function saveBlob(fileName, blob) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  a.style.display = "none";
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** The graph as a standalone SVG document: `scene` (the <g> holding it) over `box`. */
 export function svgText(scene, box) {
