@@ -56,8 +56,61 @@ class _Decoded(dict):
         return text
 
 
-def _strings(blob: bytes, starts: np.ndarray, stops: np.ndarray, repeated: bool = False) -> list[str]:
-    """The UTF-8 strings at the given byte ranges of ``blob``."""
+def _gathered_strings(a: np.ndarray, starts: np.ndarray, stops: np.ndarray) -> list[str] | None:
+    """The strings at the given byte ranges, decoded in one call: None where that cannot be exact.
+
+    The ranges of one GraphDef's fields come in order and never touch (a field header lies between
+    two of them), so the bytes to keep are one boolean run-length pattern over the buffer; the byte
+    after each range becomes a NUL, and the kept bytes are decoded and split once: one C call
+    instead of a slice and a decode per string. A string holding a NUL (legal in protobuf, never
+    seen in a node name) would split in two; the part count shows it, and the caller then decodes
+    one by one, as it does for ranges out of order. UTF-8 errors stay local: the NUL is ASCII, so a
+    string that is not UTF-8 alone is not UTF-8 in the buffer either; the caller's slow path names it.
+    """
+    n = len(starts)
+    full = stops > starts
+    lo, hi = starts[full].astype(np.int64), stops[full].astype(np.int64)
+    m = len(lo)
+    if m > 1 and (lo[1:] <= hi[:-1]).any():
+        return None
+    padded = np.zeros(len(a) + 1, dtype=np.uint8)
+    padded[:-1] = a
+    padded[hi] = 0
+    runs = np.empty(2 * m + 1, dtype=np.int64)
+    runs[0:-1:2] = lo - np.concatenate(([0], hi[:-1] + 1))  # skipped before each string
+    runs[1::2] = hi - lo + 1  # the string and its NUL
+    runs[-1] = len(padded) - (hi[-1] + 1 if m else 0)
+    pattern = np.zeros(2 * m + 1, dtype=bool)
+    pattern[1::2] = True
+    keep = np.repeat(pattern, runs)
+    try:
+        parts = padded[keep].tobytes().decode("utf-8").split("\x00")
+    except UnicodeDecodeError:
+        return None
+    if len(parts) != m + 1:
+        return None
+    parts.pop()
+    if m == n:
+        return parts
+    out = np.full(n, "", dtype=object)
+    out[full] = parts
+    return out.tolist()
+
+
+def _strings(blob: bytes, starts: np.ndarray, stops: np.ndarray, repeated: bool = False,
+             a: np.ndarray | None = None) -> list[str]:
+    """The UTF-8 strings at the given byte ranges of ``blob`` (``a``: the same bytes as uint8).
+
+    With ``repeated`` (ops, devices), equal strings share one object: a 100,000-node graph
+    holds a few hundred distinct ops.
+    """
+    if a is not None and len(starts):
+        fast = _gathered_strings(a, starts, stops)
+        if fast is not None:
+            if repeated:
+                shared: dict[str, str] = {}
+                return list(map(shared.setdefault, fast, fast))
+            return fast
     try:
         if repeated:
             return list(map(_Decoded().__getitem__, map(blob.__getitem__, map(slice, starts.tolist(), stops.tolist()))))
@@ -91,23 +144,20 @@ def _columns(data: bytes) -> _Columns:
     blob = b"".join(nodes)
     a = np.frombuffer(blob, dtype=np.uint8)
     fields = scan(a, starts, stops)
-    names = _strings(blob, *last_of(fields, NAME, n))
-    ops, devices = (_strings(blob, *last_of(fields, f, n), repeated=True) for f in (OP, DEVICE))
+    names = _strings(blob, *last_of(fields, NAME, n), a=a)
+    ops, devices = (_strings(blob, *last_of(fields, f, n), repeated=True, a=a) for f in (OP, DEVICE))
     sel = fields.field == INPUT
-    inputs = _strings(blob, fields.start[sel], fields.stop[sel])
+    inputs = _strings(blob, fields.start[sel], fields.stop[sel], a=a)
     s_start, s_stop = shapes_ranges(a, fields, n)
+    keys = list(map(blob.__getitem__, map(slice, s_start.tolist(), s_stop.tolist())))
     decoded: dict[bytes, list[Shape]] = {b"": []}
-    shapes = []
-    for lo, hi in zip(s_start.tolist(), s_stop.tolist()):
-        key = blob[lo:hi]
-        found = decoded.get(key)
-        if found is None:
-            try:
-                value = graph_pb2.AttrValue.FromString(key)
-            except DecodeError as err:
-                raise GraphError(f"a node's _output_shapes is damaged: {err}") from None
-            found = decoded[key] = [shape_of(s) for s in value.list.shape]
-        shapes.append(found)
+    for key in set(keys).difference(decoded):  # each distinct value decoded once
+        try:
+            value = graph_pb2.AttrValue.FromString(key)
+        except DecodeError as err:
+            raise GraphError(f"a node's _output_shapes is damaged: {err}") from None
+        decoded[key] = [shape_of(s) for s in value.list.shape]
+    shapes = list(map(decoded.__getitem__, keys))
     cols = _Columns(nodes, names, ops, devices, fields.node[sel], inputs, shapes)
     if raw.library.function:
         _add_library(cols, library_nodes(raw.library))

@@ -117,16 +117,16 @@ class Graph:
         """Elements carried by each edge (float64; 0 for control edges, NaN where the shape is
         unknown): what edge widths and the summed tensor sizes of lifted edges are made of."""
         if self._edge_elements is None:
-            per_list: dict[int, list[float]] = {}  # nodes of one shape share one list
-            counts = np.empty(len(self.names), dtype=np.int64)
-            flat: list[float] = []
-            for i, shapes in enumerate(self.output_shapes):
-                sizes = per_list.get(id(shapes))
-                if sizes is None:
-                    sizes = per_list[id(shapes)] = [elements(s) for s in shapes]
-                counts[i] = len(sizes)
-                flat.extend(sizes)
-            starts = np.concatenate([[0], np.cumsum(counts)])
+            # Nodes of one shape share one list (the GraphDef reader decodes each distinct
+            # ``_output_shapes`` once): sizes are worked out per distinct list, then indexed.
+            shapes = self.output_shapes
+            ident = np.fromiter(map(id, shapes), dtype=np.uint64, count=len(shapes))
+            _, first, inverse = np.unique(ident, return_index=True, return_inverse=True)
+            sizes = [[elements(s) for s in shapes[i]] for i in first.tolist()]
+            own_counts = np.fromiter(map(len, sizes), dtype=np.int64, count=len(sizes))
+            own_starts = np.cumsum(own_counts) - own_counts
+            flat = [v for one in sizes for v in one]
+            counts, starts = own_counts[inverse.ravel()], own_starts[inverse.ravel()]
             values = np.array(flat + [np.nan], dtype=np.float64)
             src, port = self.edge_src.astype(np.int64), self.edge_output.astype(np.int64)
             valid = (port >= 0) & (port < counts[src]) if len(src) else np.zeros(0, bool)

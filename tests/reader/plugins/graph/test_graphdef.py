@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tbnb.reader.plugins.graph import GraphError, graph_from_graph_def, graph_from_meta_graph_def
+from tbnb.reader.plugins.graph.attrs import elements
 
 tb_graph_pb2 = pytest.importorskip("tensorboard.compat.proto.graph_pb2")
 
@@ -49,6 +50,10 @@ def check_against_tensorboard(data: bytes) -> None:
             assert g.output_shapes[i] == expected
             assert g.attrs(i)["_output_shapes"] == expected
     assert g.graph_def == data
+    for e, (s, k, c) in enumerate(zip(g.edge_src, g.edge_output, g.edge_control)):
+        shapes = g.output_shapes[s]
+        expected = 0.0 if c else (elements(shapes[k]) if k < len(shapes) else float("nan"))
+        assert g.edge_elements[e] == expected or (np.isnan(expected) and np.isnan(g.edge_elements[e]))
 
 
 def test_torch_cnn_matches_tensorboard(torch_graphs: dict[str, bytes]) -> None:
@@ -247,3 +252,36 @@ def test_tables_without_pandas_say_how_to_get_it(tf_graph: bytes, monkeypatch: p
     with pytest.raises(ImportError, match=r"pip install 'tbnb\[pandas\]'"):
         _ = g.nodes
     assert len(g.names) == 11  # the graph itself needs no pandas
+
+
+def _many(names: list[str], devices: list[str] | None = None) -> bytes:
+    """A GraphDef of Identity nodes named ``names`` (enough for the column-wise scan), each fed by
+    the one before it, with its own output shape."""
+    g = tb_graph_pb2.GraphDef()
+    for i, name in enumerate(names):
+        n = g.node.add(name=name, op="Identity" if i % 3 else "Const", device=(devices or [""] * len(names))[i])
+        if i:
+            n.input.append(names[i - 1] + (":1" if i % 7 == 0 else ""))
+        shapes = n.attr["_output_shapes"].list.shape
+        for dims in ([i % 5 + 1, 3], [-1]) if i % 4 else ([2, 2],):
+            shape = shapes.add()
+            for d in dims:
+                shape.dim.add(size=d)
+    return g.SerializeToString()
+
+
+@pytest.mark.parametrize("odd", ["nul\x00inside", "", "ünï/cødé", "a\nb"])
+def test_strings_read_in_one_pass_hand_over_what_they_cannot_split(odd: str) -> None:
+    """Names are decoded in one pass over all nodes; a name holding the separator (NUL), empty
+    names and devices, and non-ASCII text must read exactly as protobuf reads them."""
+    names = [f"scope_{i % 9}/node_{i}" for i in range(200)]
+    names[57] = odd
+    devices = ["" if i % 2 else f"/device:CPU:{i % 3}" for i in range(200)]
+    check_against_tensorboard(_many(names, devices))
+
+
+def test_a_name_that_is_not_utf8_is_a_graph_error_in_a_big_graph() -> None:
+    data = _many([f"n{i}" for i in range(100)])
+    bad = data.replace(b"n42", b"n\xff2", 1)
+    with pytest.raises(GraphError, match="not UTF-8"):
+        graph_from_graph_def(bad)
