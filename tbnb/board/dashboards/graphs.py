@@ -6,7 +6,8 @@ page (open levels, search, node info, trace inputs) is answered from it. It is r
 graph the reader gives for that run and tag is no longer the one it was built from (a reload
 read a new graph). The page's first request, the collapsed top level, is answered by a partial
 hierarchy of the top level alone (a fraction of the work) when the whole one is not built yet:
-choosing the dashboard builds both ahead on a thread, the top level first.
+choosing the dashboard builds both ahead on a thread, the top level first and the whole one once
+that has been answered (or after WHOLE_AFTER_S), so that the two never share the interpreter.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ log = logging.getLogger(__name__)
 
 COLOR_BY = ("none", "structure", "device", "op", "compute_time", "memory")
 WHAT = ("levels", "search", "info", "trace")
+#: How long building the whole hierarchy ahead waits for the page's first drawing to be answered:
+#: built beside the reply, it would share the interpreter with it and slow the first drawing.
+WHOLE_AFTER_S = 2.0
 #: Hierarchies kept per source: the explorer shows one graph at a time; a few are kept for
 #: switching between runs and tags without rebuilding.
 MAX_KEPT = 4
@@ -48,6 +52,8 @@ class _Entry:
         self.full: Hierarchy | None = None
         self.top_lock = threading.Lock()
         self.full_lock = threading.Lock()
+        #: Set once a reply drawn from this graph has been encoded (the page has its first drawing).
+        self.answered = threading.Event()
 
     def top_level(self) -> Hierarchy:
         """A hierarchy that answers the collapsed top level: the whole one if built, else the
@@ -159,12 +165,15 @@ def answer_graph(source: MultiLogdir, content: dict[str, Any], settings: Setting
         value = content.get(name)
         if value is not None and not (isinstance(value, Mapping) and all(isinstance(k, str) for k in value)):
             raise RequestError(f"{name!r} must be an object of id -> bool, got {value!r}")
-    h = top_level_hierarchy(source, run, tag) if _top_level_only(content, what) else hierarchy(source, run, tag)
+    entry = _entry(source, run, tag)
+    h = entry.top_level() if _top_level_only(content, what) else entry.whole()
     try:
         reply = answer(h, {**content, "what": what})
     except (ValueError, TypeError) as err:
         raise RequestError(f"graph request: {err}") from None
-    return encode({**reply, "type": "graph", "id": request_id, "run": run, "tag": tag})
+    out = encode({**reply, "type": "graph", "id": request_id, "run": run, "tag": tag})
+    entry.answered.set()
+    return out
 
 
 def answer_graph_list(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
@@ -185,7 +194,7 @@ def answer_explorer_script(source: MultiLogdir, content: dict[str, Any], setting
 
 def _warm(source: MultiLogdir, run: str, tag: str) -> None:
     """Build (and keep) the hierarchy the page will ask for first: ``run`` and ``tag``, or the
-    first graph listed. Nothing to build, or a graph that cannot be read, is left to the page's
+    first graph listed; the whole hierarchy once the top level has been answered. Nothing to build, or a graph that cannot be read, is left to the page's
     request to report."""
     try:
         if not run:
@@ -194,7 +203,8 @@ def _warm(source: MultiLogdir, run: str, tag: str) -> None:
                 return
             run, tag = listed[0]["run"], listed[0]["tags"][0]
         entry = _entry(source, run, tag)
-        entry.top_level()  # the first drawing, answered while the rest is built
+        entry.top_level()  # the first drawing
+        entry.answered.wait(WHOLE_AFTER_S)  # answered before the rest is built
         entry.whole()
     except Exception as err:  # noqa: BLE001 - the page's own request reports it
         log.debug("tbnb: graph of run %r not built ahead: %s", run, err)

@@ -221,3 +221,29 @@ def test_only_the_plain_top_level_is_answered_by_the_top_level_hierarchy(make_bo
     assert graphs.kept_hierarchy(source, "cnn", "") is None
     opened = page.decoded({"type": "graph", "id": 2, "run": "cnn", "tag": "", "what": "levels", "expanded": ["Net"]})
     assert "Net" in opened["levels"] and graphs.kept_hierarchy(source, "cnn", "") is not None
+
+
+def test_the_whole_hierarchy_is_built_after_the_first_drawing_is_answered(
+        make_board: Any, logdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Built beside the first reply, the whole hierarchy would slow it: choosing the dashboard
+    builds the top level ahead, and the rest only once the page's first drawing is answered."""
+    import threading
+    import time
+
+    monkeypatch.setattr(graphs, "WHOLE_AFTER_S", 60.0)
+    board = make_board(logdir)
+    page = Page(board)
+    source = MultiLogdir([(None, board.logdir)])
+    board.dashboard = "graphs"
+
+    def warming() -> bool:
+        return any(t.name == "tbnb-graph-warm" for t in threading.enumerate())
+
+    time.sleep(1.0)
+    assert warming() and graphs.kept_hierarchy(source, "cnn", "") is None  # waiting for the page
+    top = page.decoded({"type": "graph", "id": 1, "run": "cnn", "tag": "", "what": "levels"})
+    assert "Net" in top["nodes"]["id"]
+    deadline = time.monotonic() + 30
+    while warming() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not warming() and graphs.kept_hierarchy(source, "cnn", "") is not None
