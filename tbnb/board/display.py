@@ -41,9 +41,10 @@ def show(logdir: str | os.PathLike[str] | None = None, **kwargs: Any) -> Board:
     cell, execution = cell_id(), execution_count()
     if cell is not None:
         close_earlier_boards(cell, execution)
-    board = Board(logdir, **kwargs)
+    board = Board(logdir, load=False, **kwargs)
     if cell is not None:
         SHOWN.setdefault(cell, (execution, []))[1].append(weakref.ref(board))
-    display(board)
+    display(board)  # first: the page sets the Board up while the kernel reads the logdir
+    board.start()
     board.displayed_in(execution)
     return board

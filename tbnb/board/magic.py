@@ -147,14 +147,16 @@ def tbnb_magic(line: str) -> None:
     board = _BOARDS.get(args.key())
     if board is not None and board.comm is not None:
         print("%tbnb: reusing the live board made by an earlier %tbnb with the same flags")
-    else:
-        try:
-            board = Board(**args.board_kwargs())
-        except (ValueError, TypeError, RuntimeError) as err:
-            print(f"%tbnb: error: {err}", file=sys.stderr)
-            return
-        _BOARDS[args.key()] = board
-    display(board)
+        display(board)
+        return
+    try:
+        board = Board(load=False, **args.board_kwargs())
+        display(board)  # first: the page sets the Board up while the kernel reads the logdir
+        board.start()
+    except (ValueError, TypeError, RuntimeError) as err:
+        print(f"%tbnb: error: {err}", file=sys.stderr)
+        return
+    _BOARDS[args.key()] = board
 
 
 def load_ipython_extension(ipython: Any) -> None:

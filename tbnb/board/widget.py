@@ -74,7 +74,8 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
     ``Board(logdir)`` or ``Board(logdir_spec="name1:path1,name2:path2")``; the other arguments
     are TensorBoard's flags (``storage_options`` for a URL logdir such as ``s3://...``);
     ``**settings`` sets any trait below. The logdir is read now and
-    then every ``reload_interval`` seconds (0: only now, and on ``refresh()``).
+    then every ``reload_interval`` seconds (0: only now, and on ``refresh()``); with
+    ``load=False``, from ``start()`` on (display first, then start: the page sets up meanwhile).
     """
 
     _poller: Poller[Board] | None = None  # class defaults: close() may run on a half-built board
@@ -109,7 +110,7 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
                  reload_interval: float = DEFAULT_RELOAD_INTERVAL,
                  samples_per_plugin: str | Mapping[str, Any] | None = None,
                  purge_orphaned_data: bool = True, storage_options: Mapping[str, Any] | None = None,
-                 **settings: Any) -> None:
+                 load: bool = True, **settings: Any) -> None:
         esm = assets.read_bundle()  # first: no comm is opened for a board that cannot render
         unknown = sorted(set(settings) - set(SETTINGS))
         if unknown:
@@ -132,6 +133,21 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         super().__init__(_esm=esm, _css=assets.read_styles(), **settings)  # validates the settings
         self.on_msg(Board._route)
         self._push_plotly()
+        self._started = False
+        if load:
+            self.start()
+
+    def start(self) -> None:
+        """Read the logdir for the first time and start polling it (once; the constructor does
+        it unless given ``load=False``).
+
+        ``show`` and ``%tbnb`` make their Board with ``load=False``, display it, and then start
+        it in the same cell: the page evaluates the Board's script and lays out its frame while
+        the kernel reads, and its first requests, queued until the cell ends, find everything read.
+        """
+        if self._started:
+            return
+        self._started = True
         try:
             with self._tick_lock:
                 first = self._source.reload()

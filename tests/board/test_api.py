@@ -54,3 +54,15 @@ def test_show_displays_once_even_as_the_last_line(small_logdir: Path) -> None:
     with capture_output() as closed:
         shell.run_cell("board", store_history=True)
     assert [o.data for o in closed.outputs] == [{"text/plain": repr(board)}]
+
+
+def test_show_displays_the_board_before_reading_the_logdir(small_logdir: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """As %tbnb: the page sets up while the kernel reads; ``show`` returns with everything read."""
+    import IPython.display
+
+    seen: list = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **kw: seen.append(list(obj.logdir.runs())))
+    board = tbnb.show(small_logdir, reload_interval=0)
+    assert seen == [[]] and board.logdir.runs() == ["a", "b"]
+    board.close()

@@ -97,6 +97,36 @@ def test_magic_shows_a_board_and_reuses_it(displayed: list, small_logdir: Path, 
     assert displayed[-1] is not board
 
 
+def test_magic_displays_the_board_before_reading_the_logdir(monkeypatch: pytest.MonkeyPatch,
+                                                            small_logdir: Path) -> None:
+    """The page sets the Board up (its script, its frame) while the kernel reads the logdir:
+    displayed first, read next, in the same cell; the cell still ends with everything read."""
+    import IPython.display
+
+    seen: list = []
+    monkeypatch.setattr(IPython.display, "display",
+                        lambda obj, **kw: seen.append((obj, list(obj.logdir.runs()), obj.status.get("runs"))))
+    magic.tbnb_magic(f"--logdir {small_logdir} --reload_interval 0")
+    ((board, runs_when_shown, status_runs),) = seen
+    assert runs_when_shown == [] and not status_runs
+    assert board.logdir.runs() == ["a", "b"] and board.status["runs"] == 2
+    board.close()
+
+
+def test_a_failing_first_read_closes_the_displayed_board(displayed: list, small_logdir: Path,
+                                                        monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from tbnb.board.sources import MultiLogdir
+
+    def broken(self: MultiLogdir) -> None:
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(MultiLogdir, "reload", broken)
+    magic.tbnb_magic(f"--logdir {small_logdir} --reload_interval 0")
+    assert "%tbnb: error: the disk went away" in capsys.readouterr().err
+    (board,) = displayed
+    assert board.comm is None  # closed: its output shows nothing live
+
+
 def test_magic_errors_are_one_line_without_traceback(displayed: list, capsys) -> None:
     magic.tbnb_magic("--logdir a --frobnicate")
     err = capsys.readouterr().err
