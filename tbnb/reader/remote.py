@@ -14,8 +14,9 @@ import copy
 import os
 import posixpath
 import re
-from collections.abc import Mapping
-from typing import Any
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from .discovery import is_event_file
 from .problems import Problem
@@ -31,6 +32,12 @@ PACKAGES = {
 #: Connection limits given to s3fs unless the user sets their own: an endpoint that does not
 #: answer fails in seconds instead of botocore's default minute per attempt.
 S3_CONFIG = {"connect_timeout": 5, "read_timeout": 30, "retries": {"max_attempts": 2}}
+#: Seconds the first listing (``tbnb.load``'s check) may take before the load says the storage
+#: cannot be reached: some filesystems retry a refused connection with backoff for half a minute
+#: (gcsfs, six times), with no setting to shorten it.
+FIRST_CONTACT_TIMEOUT = 15.0
+
+T = TypeVar("T")
 
 _USERINFO = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@")
 _USERINFO_ANYWHERE = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]*@")
@@ -63,6 +70,27 @@ def _options(protocol: str, storage_options: Mapping[str, Any] | None) -> dict[s
         # emulators do not serve, and wait a minute per bucket (unless the user chose already).
         os.environ.setdefault("GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT", "false")
     return options
+
+
+def within(seconds: float, call: Callable[[], T]) -> T:
+    """``call()``, or TimeoutError if it has not returned after ``seconds`` (it goes on, on a
+    daemon thread, and its result is dropped): a load never waits longer on a filesystem's retries."""
+    done = threading.Event()
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["value"] = call()
+        except BaseException as err:  # noqa: BLE001 - handed to the caller
+            out["error"] = err
+        done.set()
+
+    threading.Thread(target=run, name="tbnb-remote-contact", daemon=True).start()
+    if not done.wait(seconds):
+        raise TimeoutError(f"timed out: no answer in {seconds:g} s")
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
 
 
 def describe_error(err: BaseException, shown: str) -> str:
@@ -131,7 +159,7 @@ class RemoteStorage:
 
     def check(self) -> None:
         try:
-            found = self._find()
+            found = within(FIRST_CONTACT_TIMEOUT, self._find)
         except Exception as err:  # noqa: BLE001 - fsspec filesystems raise many kinds
             raise StorageError(describe_error(err, self.shown)) from None
         if not found:
