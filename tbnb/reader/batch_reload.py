@@ -1,0 +1,220 @@
+"""Reloading many runs at once: their new bytes framed and decoded together, then applied run by run.
+
+A logdir of thousands of small runs (a sweep) costs little in bytes but much in fixed costs:
+each run's batch pays for dozens of numpy calls on arrays of a few hundred records, and a
+group of records too small to decode in bulk (a run's step-0 records) goes through protobuf.
+Here the new bytes of many runs' files are read into one buffer, framed by one ``frame_bulk``
+call and decoded by one ``decode_scalars`` (and ``walk_values``) call; the decoded columns are
+then cut per file and applied to each run's data by ``bulk_apply.BulkBatch``, exactly as a
+file's own batch would be.
+
+Only *clean* files take this path: every new byte of the file belongs to a whole, verified
+record chained from where the file was read to, so framing the file alone would find the same
+records and no problem. A run with any other file (damage, a record still being written, a file
+gone, shrunk, too large or unreadable) is left whole to ``Run.reload``, which reads and reports
+it as it always does. Either way a run's result is the one the general path gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .bulk_apply import BULK_MIN_RECORDS, BulkBatch
+from .frame_bulk import frame_bulk
+from .records import FOOTER_SIZE, HEADER_SIZE
+from .run import FileState, Run
+from .problems import Problem
+from .run_data import RunDelta
+from .scalars_bulk import BulkScalars, decode_scalars
+from .storage import FilePath
+from .values_bulk import BulkValues, walk_values
+
+#: Fewer changed runs than this are reloaded one by one (a poll that finds a run or two grown).
+BATCH_MIN_RUNS = 8
+#: Files with more new bytes than this are read by their run's own loader, in its chunks.
+BATCH_FILE_BYTES = 1 << 20
+#: New bytes read into one batch at most (then the next batch begins).
+BATCH_BYTES = 32 << 20
+
+
+@dataclass
+class _Piece:
+    """The new bytes of one file: ``buf[lo:hi]`` of the batch, from file offset ``offset``."""
+
+    path: FilePath
+    offset: int
+    size: int
+    lo: int = 0
+    hi: int = 0
+
+
+@dataclass
+class _Job:
+    """One run of the batch and its files (``pieces``: those with new bytes, in name order)."""
+
+    index: int
+    run: Run
+    paths: list[FilePath]
+    sizes: list[int]
+    pieces: list[_Piece]
+    data: list[bytes]
+
+
+def reload_batched(jobs: list[tuple[Run, list[FilePath]]]) -> list[RunDelta | None]:
+    """Reload the runs of ``jobs`` (each with its event files in name order) that can be
+    reloaded together; for each job its delta, or None where it is left to ``Run.reload``."""
+    out: list[RunDelta | None] = [None] * len(jobs)
+    batch: list[_Job] = []
+    held = 0
+    for index, (run, paths) in enumerate(jobs):
+        job = _read(index, run, paths)
+        if job is None:
+            continue
+        batch.append(job)
+        held += sum(len(d) for d in job.data)
+        if held >= BATCH_BYTES:
+            _apply(batch, out)
+            batch, held = [], 0
+    if batch:
+        _apply(batch, out)
+    return out
+
+
+def _read(index: int, run: Run, paths: list[FilePath]) -> _Job | None:
+    """The run's new bytes, or None when anything calls for the run's own loader."""
+    if any(p not in paths for p in run.files):
+        return None  # a file went away: the loader reports it
+    storage = run.storage
+    sizes: list[int] = []
+    pieces: list[_Piece] = []
+    try:
+        for path in paths:
+            size = storage.size(path)
+            state = run.files.get(path)
+            offset = state.offset if state is not None else 0
+            if size < offset or size - offset > BATCH_FILE_BYTES:
+                return None
+            sizes.append(size)
+            if size > offset:
+                pieces.append(_Piece(path, offset, size))
+        data: list[bytes] = []
+        for piece in pieces:
+            with storage.open(piece.path) as fh:
+                fh.seek(piece.offset)
+                got = fh.read(piece.size - piece.offset)
+            if len(got) != piece.size - piece.offset:
+                return None  # the file changed under us: the loader reads what is there
+            data.append(got)
+    except OSError:
+        return None  # the loader reports it
+    return _Job(index, run, paths, sizes, pieces, data)
+
+
+def _apply(batch: list[_Job], out: list[RunDelta | None]) -> None:
+    """Frame and decode the batch's bytes at once; apply every run whose files are clean."""
+    buf = b"".join(d for job in batch for d in job.data)
+    pos = 0
+    for job in batch:
+        for piece, data in zip(job.pieces, job.data):
+            piece.lo, pos = pos, pos + len(data)
+            piece.hi = pos
+        job.data = []
+    view = memoryview(buf)
+    framed = frame_bulk(view)
+    starts, lengths, rows = framed.starts, framed.lengths, framed.rows
+    pieces = [piece for job in batch for piece in job.pieces]
+    lo = np.array([p.lo for p in pieces], dtype=np.int64)
+    hi = np.array([p.hi for p in pieces], dtype=np.int64)
+    first, last, clean = _locate(starts, lengths, framed.problems, lo, hi)
+    if not clean.all():
+        starts, lengths, clean = _rescue(view, starts, lengths, lo, hi, first, last, clean)
+        rows = {}  # (the framer's gathered rows no longer match the records)
+        first, last, _ = _locate(starts, lengths, [], lo, hi)
+    segments = np.concatenate([[0], first]).astype(np.int64)
+    scalars = decode_scalars(view, starts, lengths, rows, segments)
+    rest = np.ones(len(starts), dtype=bool)
+    rest[scalars.rows] = False
+    rest_rows = np.flatnonzero(rest)
+    values = BulkValues.empty()
+    if len(rest_rows) >= BULK_MIN_RECORDS:
+        values = walk_values(view, starts[rest_rows], lengths[rest_rows])
+        values.rows = rest_rows[values.rows]
+    k = 0
+    for job in batch:
+        n = len(job.pieces)
+        if not clean[k : k + n].all():
+            k += n
+            continue  # left to the run's own loader
+        delta = RunDelta()
+        run = job.run
+        for piece, a, b in zip(job.pieces, first[k : k + n].tolist(), last[k : k + n].tolist()):
+            BulkBatch(run.data, view, starts[a:b], lengths[a:b], str(piece.path), piece.offset - piece.lo, delta,
+                      _scalars_part(scalars, a, b), _values_part(values, a, b)).apply()
+        k += n
+        for path, size in zip(job.paths, job.sizes):
+            state = run.files.setdefault(path, FileState())
+            state.offset = state.size = size
+        run.data.flush(delta)
+        delta.problems.sort(key=lambda p: (p.path, p.offset))
+        out[job.index] = delta
+
+
+def _locate(starts: np.ndarray, lengths: np.ndarray, problems: list[Problem], lo: np.ndarray,
+            hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per piece: the records [first, last) whose headers are in it, and whether it is clean:
+    they chain from its first byte to its last, and no problem is in it."""
+    heads = starts - HEADER_SIZE
+    ends = starts + lengths + FOOTER_SIZE
+    first, last = np.searchsorted(heads, lo), np.searchsorted(heads, hi)
+    if not len(heads):
+        return first, last, np.zeros(len(lo), dtype=bool)
+    breaks = np.concatenate([[0], np.cumsum(ends[:-1] != heads[1:])])  # breaks before record i
+    a = np.minimum(first, len(heads) - 1)
+    b = np.maximum(last - 1, 0)
+    ok = (last > first) & (heads[a] == lo) & (ends[b] == hi) & (breaks[b] == breaks[a])
+    if problems:
+        at = np.array(sorted(p.offset for p in problems), dtype=np.int64)
+        ok &= np.searchsorted(at, lo) == np.searchsorted(at, hi)
+    return first, last, ok
+
+
+def _rescue(view: memoryview, starts: np.ndarray, lengths: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+            first: np.ndarray, last: np.ndarray, clean: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The records of the clean pieces, with those of the pieces that are clean when framed
+    alone (a damaged or half-written file before them can make its framing run into them)."""
+    keep_starts = [starts[a:b] for a, b, ok in zip(first.tolist(), last.tolist(), clean.tolist()) if ok]
+    keep_lengths = [lengths[a:b] for a, b, ok in zip(first.tolist(), last.tolist(), clean.tolist()) if ok]
+    clean = clean.copy()
+    for k in np.flatnonzero(~clean).tolist():
+        alone = frame_bulk(view[lo[k] : hi[k]])
+        if not alone.problems and alone.consumed == hi[k] - lo[k] and len(alone.starts):
+            keep_starts.append(alone.starts + lo[k])
+            keep_lengths.append(alone.lengths)
+            clean[k] = True
+    if not keep_starts:
+        return starts[:0], lengths[:0], clean
+    starts, lengths = np.concatenate(keep_starts), np.concatenate(keep_lengths)
+    order = np.argsort(starts, kind="stable")
+    return starts[order], lengths[order], clean
+
+
+def _scalars_part(s: BulkScalars, a: int, b: int) -> BulkScalars:
+    """The decoded scalar rows of records [a, b), indexed from a, with the tags they use."""
+    i, j = (int(x) for x in np.searchsorted(s.rows, [a, b]))
+    tag = s.tag[i:j]
+    used = np.unique(tag)
+    return BulkScalars(s.rows[i:j] - a, np.searchsorted(used, tag), [s.tags[t] for t in used.tolist()],
+                       s.step[i:j], s.wall[i:j], s.value[i:j], s.tf2[i:j])
+
+
+def _values_part(v: BulkValues, a: int, b: int) -> BulkValues:
+    """``_scalars_part`` for the walked value rows."""
+    i, j = (int(x) for x in np.searchsorted(v.rows, [a, b]))
+    if i == j:
+        return BulkValues.empty()
+    tag = v.tag[i:j]
+    used = np.unique(tag)
+    return BulkValues(v.rows[i:j] - a, np.searchsorted(used, tag), [v.tags[t] for t in used.tolist()],
+                      v.step[i:j], v.wall[i:j], v.has_metadata[i:j])
