@@ -141,6 +141,8 @@ def _apply(batch: list[_Job], out: list[RunDelta | None]) -> None:
     if len(rest_rows) >= BULK_MIN_RECORDS:
         values = walk_values(view, starts[rest_rows], lengths[rest_rows])
         values.rows = rest_rows[values.rows]
+    scalar_parts, value_parts = _scalars_parts(scalars, first, last), _values_parts(values, first, last)
+    bounds = list(zip(first.tolist(), last.tolist()))
     k = 0
     for job in batch:
         n = len(job.pieces)
@@ -149,9 +151,10 @@ def _apply(batch: list[_Job], out: list[RunDelta | None]) -> None:
             continue  # left to the run's own loader
         delta = RunDelta()
         run = job.run
-        for piece, a, b in zip(job.pieces, first[k : k + n].tolist(), last[k : k + n].tolist()):
+        for i, piece in enumerate(job.pieces, start=k):
+            a, b = bounds[i]
             BulkBatch(run.data, view, starts[a:b], lengths[a:b], str(piece.path), piece.offset - piece.lo, delta,
-                      _scalars_part(scalars, a, b), _values_part(values, a, b)).apply()
+                      scalar_parts[i], value_parts[i]).apply()
         k += n
         for path, size in zip(job.paths, job.sizes):
             state = run.files.setdefault(path, FileState())
@@ -200,21 +203,38 @@ def _rescue(view: memoryview, starts: np.ndarray, lengths: np.ndarray, lo: np.nd
     return starts[order], lengths[order], clean
 
 
-def _scalars_part(s: BulkScalars, a: int, b: int) -> BulkScalars:
-    """The decoded scalar rows of records [a, b), indexed from a, with the tags they use."""
-    i, j = (int(x) for x in np.searchsorted(s.rows, [a, b]))
-    tag = s.tag[i:j]
-    used = np.unique(tag)
-    return BulkScalars(s.rows[i:j] - a, np.searchsorted(used, tag), [s.tags[t] for t in used.tolist()],
-                       s.step[i:j], s.wall[i:j], s.value[i:j], s.tf2[i:j])
+def _parts(rows: np.ndarray, tag: np.ndarray, tags: list[str], first: np.ndarray,
+           last: np.ndarray) -> list[tuple[slice, np.ndarray, list[str]]]:
+    """Per piece (records [first, last)): the slice of the decoded rows in it, their tag index
+    among the tags the piece uses, and those tags, found for all pieces at once (numbering each
+    piece's tags on its own keeps a piece's batch as it would be alone)."""
+    lo, hi = np.searchsorted(rows, first), np.searchsorted(rows, last)
+    piece = np.repeat(np.arange(len(first), dtype=np.int64), hi - lo)
+    if len(piece) != len(rows):  # rows outside every piece (a record of a file left to its loader)
+        inside = np.zeros(len(rows), dtype=bool)
+        for i, j in zip(lo.tolist(), hi.tolist()):
+            inside[i:j] = True
+        piece = np.full(len(rows), -1, dtype=np.int64)
+        piece[inside] = np.repeat(np.arange(len(first), dtype=np.int64), hi - lo)
+    width = max(len(tags), 1)
+    keys = piece * width + tag
+    used = np.unique(keys[piece >= 0])
+    local = np.searchsorted(used, keys) - np.searchsorted(used, piece * width)
+    bounds = np.searchsorted(used, np.arange(len(first) + 1, dtype=np.int64) * width).tolist()
+    names = (used % width).tolist()
+    return [(slice(i, j), local[i:j], [tags[t] for t in names[u:v]])
+            for i, j, u, v in zip(lo.tolist(), hi.tolist(), bounds[:-1], bounds[1:])]
 
 
-def _values_part(v: BulkValues, a: int, b: int) -> BulkValues:
-    """``_scalars_part`` for the walked value rows."""
-    i, j = (int(x) for x in np.searchsorted(v.rows, [a, b]))
-    if i == j:
-        return BulkValues.empty()
-    tag = v.tag[i:j]
-    used = np.unique(tag)
-    return BulkValues(v.rows[i:j] - a, np.searchsorted(used, tag), [v.tags[t] for t in used.tolist()],
-                      v.step[i:j], v.wall[i:j], v.has_metadata[i:j])
+def _scalars_parts(s: BulkScalars, first: np.ndarray, last: np.ndarray) -> list[BulkScalars]:
+    """The decoded scalar rows of each piece, indexed from its first record (``_parts``)."""
+    return [BulkScalars(s.rows[part] - a, local, names, s.step[part], s.wall[part], s.value[part], s.tf2[part])
+            for (part, local, names), a in zip(_parts(s.rows, s.tag, s.tags, first, last), first.tolist())]
+
+
+def _values_parts(v: BulkValues, first: np.ndarray, last: np.ndarray) -> list[BulkValues]:
+    """``_scalars_parts`` for the walked value rows."""
+    if not len(v.rows):
+        return [v] * len(first)
+    return [BulkValues(v.rows[part] - a, local, names, v.step[part], v.wall[part], v.has_metadata[part])
+            for (part, local, names), a in zip(_parts(v.rows, v.tag, v.tags, first, last), first.tolist())]
