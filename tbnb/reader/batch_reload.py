@@ -35,8 +35,9 @@ from .values_bulk import BulkValues, walk_values
 BATCH_MIN_RUNS = 8
 #: Files with more new bytes than this are read by their run's own loader, in its chunks.
 BATCH_FILE_BYTES = 1 << 20
-#: New bytes read into one batch at most (then the next batch begins).
-BATCH_BYTES = 32 << 20
+#: New bytes read into one batch (then the next batch begins): as much as a run's loader reads at
+#: once, which bounds what a batch holds besides the data kept (the bytes, framing, decoding).
+BATCH_BYTES = 8 << 20
 
 
 @dataclass

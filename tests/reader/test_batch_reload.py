@@ -147,3 +147,26 @@ def test_a_file_gone_or_shrunk_is_left_to_the_run(tmp_path: Path) -> None:
     assert own == ["run_00"]
     assert any("shrank" in p.reason for p in result.problems)
     assert all(lg.scalars(f"run_0{i}", "group_0/metric_0").step[-1] == 100 for i in range(1, 10))
+
+
+def test_a_reload_with_nothing_new_opens_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An idle reload lists the runs and looks at each file's size: no file is opened."""
+    import builtins
+
+    write_scalar_logdir(tmp_path, runs=12, tags=2, steps=30)
+    lg = tbnb.load(tmp_path)
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def counting_open(file: object, *args: object, **kwargs: object) -> object:
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(builtins, "open", counting_open)
+    assert not lg.reload()
+    assert opened == []
+    with EventWriter(tmp_path / "run_05") as w:
+        w.add_scalar("group_0/metric_0", 1.0, 500)
+    opened.clear()
+    assert lg.reload().points == {("run_05", "group_0/metric_0"): 1}
+    assert any("run_05" in name for name in opened)  # (the counting sees the files it should)
