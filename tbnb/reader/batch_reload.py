@@ -219,9 +219,19 @@ def _parts(rows: np.ndarray, tag: np.ndarray, tags: list[str], first: np.ndarray
         piece[inside] = np.repeat(np.arange(len(first), dtype=np.int64), hi - lo)
     width = max(len(tags), 1)
     keys = piece * width + tag
-    used = np.unique(keys[piece >= 0])
-    local = np.searchsorted(used, keys) - np.searchsorted(used, piece * width)
-    bounds = np.searchsorted(used, np.arange(len(first) + 1, dtype=np.int64) * width).tolist()
+    size = len(first) * width
+    if size <= 4 * len(rows) + 4096:  # a table of every (piece, tag): no sort
+        seen = np.zeros(size, dtype=bool)
+        seen[keys[piece >= 0]] = True
+        used = np.flatnonzero(seen)
+        rank = np.cumsum(seen) - 1
+        bounds_all = np.searchsorted(used, np.arange(len(first) + 1, dtype=np.int64) * width)
+        local = rank[np.maximum(keys, 0)] - bounds_all[np.maximum(piece, 0)]
+    else:  # many distinct tags in few pieces
+        used = np.unique(keys[piece >= 0])
+        local = np.searchsorted(used, keys) - np.searchsorted(used, piece * width)
+        bounds_all = np.searchsorted(used, np.arange(len(first) + 1, dtype=np.int64) * width)
+    bounds = bounds_all.tolist()
     names = (used % width).tolist()
     return [(slice(i, j), local[i:j], [tags[t] for t in names[u:v]])
             for i, j, u, v in zip(lo.tolist(), hi.tolist(), bounds[:-1], bounds[1:])]

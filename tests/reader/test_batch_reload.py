@@ -170,3 +170,20 @@ def test_a_reload_with_nothing_new_opens_no_file(tmp_path: Path, monkeypatch: py
     opened.clear()
     assert lg.reload().points == {("run_05", "group_0/metric_0"): 1}
     assert any("run_05" in name for name in opened)  # (the counting sees the files it should)
+
+
+@pytest.mark.parametrize(("tags", "steps"), [(3, 3), (300, 3), (300, 1)])
+def test_runs_with_tags_of_their_own_match(tmp_path: Path, tags: int, steps: int) -> None:
+    """Each run's tags named after the run, as the general path reads them (with 300 tags and
+    one step, more distinct tags than rows in the batch: each file's tags are found by sorting,
+    not with a table)."""
+    for r in range(10):
+        with EventWriter(tmp_path / f"r{r}") as w:
+            for step in range(steps):
+                for t in range(tags):
+                    w.add_scalar(f"r{r}/t{t:03d}", float(step * t), step)
+    with own_reloads() as own:
+        lg = tbnb.load(tmp_path)
+    assert own == [] and len(lg.tags("r7")) == tags
+    assert lg.scalars("r7", f"r7/t{tags - 1:03d}").value.tolist() == [s * (tags - 1.0) for s in range(steps)]
+    assert_same_logdir(tmp_path)
