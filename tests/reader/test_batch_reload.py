@@ -36,18 +36,19 @@ def own_reloads() -> Iterator[list[str]]:
         Run.reload = real  # type: ignore[method-assign]
 
 
-@pytest.mark.parametrize("batch_bytes", [1 << 25, 20_000])
+@pytest.mark.parametrize(("batch_bytes", "threads"), [(1 << 25, 1), (20_000, 1), (20_000, 3)])
 def test_a_sweep_of_small_runs_is_reloaded_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                   batch_bytes: int) -> None:
-    """(With a small ``BATCH_BYTES``, in several batches.)"""
+                                                   batch_bytes: int, threads: int) -> None:
+    """(With a small ``BATCH_BYTES``, in several batches; with one thread and with several.)"""
     monkeypatch.setattr(batch_reload, "BATCH_BYTES", batch_bytes)
     write_scalar_logdir(tmp_path, runs=30, tags=5, steps=50)
     with own_reloads() as own:
-        lg = tbnb.load(tmp_path)
+        lg = tbnb.Logdir(tmp_path, threads=threads)
+        lg.reload()
     assert own == []
     assert len(lg.runs()) == 30 and all(len(lg.scalars(r, "group_0/metric_0")) == 50 for r in lg.runs())
-    assert_same_logdir(tmp_path)
-    assert_same_logdir(tmp_path, purge_orphaned_data=False)
+    assert_same_logdir(tmp_path, threads=threads)
+    assert_same_logdir(tmp_path, purge_orphaned_data=False, threads=threads)
 
 
 @pytest.mark.parametrize("tf2", [False, True])
