@@ -69,6 +69,9 @@ class BulkBatch:
         covered[self.values.rows] = True
         events = [(i, parse_event(self.buf, int(self.starts[i]), int(self.lengths[i]), self.path, self.base,
                                   self.delta.problems)) for i in np.flatnonzero(~covered).tolist()]
+        if data.start_time is None and events and events[0][0] == 0 and events[0][1] is not None \
+                and events[0][1].wall_time:
+            data.see_wall_time(events[0][1].wall_time)  # the batch's first record has one (a file_version)
         if data.start_time is None:
             parsed = [(i, e.wall_time) for i, e in events if e is not None]
             rows = np.array([i for i, _ in parsed], dtype=np.int64)
