@@ -23,9 +23,9 @@ import numpy as np
 
 from .bulk_apply import BULK_MIN_RECORDS, BulkBatch
 from .frame_bulk import frame_bulk
+from .problems import Problem
 from .records import FOOTER_SIZE, HEADER_SIZE
 from .run import FileState, Run
-from .problems import Problem
 from .run_data import RunDelta
 from .scalars_bulk import BulkScalars, decode_scalars
 from .storage import FilePath

@@ -22,7 +22,7 @@ from . import data_compat
 from .events import parse_event
 from .grouping import group_by_tag
 from .items import BlobRef, Record, new_tuple
-from .proto import event_pb2, summary_pb2
+from .proto import event_pb2
 from .records import Framed
 from .run_data import RunData, RunDelta
 from .scalars_bulk import BulkScalars, decode_scalars
@@ -127,8 +127,7 @@ class BulkBatch:
             name = bulk.tags[int(bulk.tag[sel[0]])]
             plugin = data.plugin(name)
             if plugin is None and not bulk.tf2[sel[0]]:  # a TF1 simple_value names its tag's plugin
-                first = summary_pb2.Summary.Value(tag=name, simple_value=0.0)
-                plugin = data.name_tag(name, first, self.delta)
+                plugin = data.name_simple_value_tag(name, self.delta)
             if plugin == "scalars":
                 data.add_scalars(name, bulk.step[sel], bulk.wall[sel], bulk.value[sel])
             else:  # first seen as a tensor of no plugin, or another plugin's tag: the general path

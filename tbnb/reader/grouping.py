@@ -50,6 +50,8 @@ def group_by_length(lengths: np.ndarray, limit: int = 1 << 16,
 def group_by_tag(rows: np.ndarray, tags: np.ndarray, lo: int, hi: int) -> list[np.ndarray]:
     """Positions of the rows whose record index (``rows``, ascending) is in [lo, hi), one array
     per tag (``tags``: each row's tag index), each in order."""
+    if not len(rows):
+        return []
     a, b = np.searchsorted(rows, [lo, hi]).tolist()
     if a == b:
         return []

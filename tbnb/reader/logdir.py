@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .group_frame import GroupSpec, groups_frame
 from .batch_reload import BATCH_MIN_RUNS, reload_batched
+from .group_frame import GroupSpec, groups_frame
 from .location import open_storage
 from .payloads import decode_payload, readable
 from .plugins.embeddings import Embeddings, embeddings
