@@ -29,11 +29,10 @@ from .grouping import group_by_length
 from .problems import Problem
 from .records import MAX_RECORD_LENGTH, Framed, frame
 
-#: Below this many bytes the sequential framer is as fast (a poll's append of a few records).
-MIN_BULK_BYTES = 1 << 10
-#: Below this many bytes the buffer is proposed in bulk without first looking at its records'
-#: lengths: scanning every byte of a small buffer costs less than deciding not to.
-SAMPLED_BYTES = 1 << 15
+#: Below this many bytes the sequential framer is faster: the bulk path's fixed cost (some forty
+#: numpy calls) outweighs a step per record up to about 16 KiB of scalar records, and only
+#: clearly pays from 32 KiB. (Many small files are framed in bulk together: ``batch_reload``.)
+MIN_BULK_BYTES = 1 << 15
 #: Records whose lengths the sample reads (following the chain of lengths, no checks: the
 #: sample only chooses between two framings that give the same result).
 SAMPLE_RECORDS = 16
@@ -181,7 +180,7 @@ def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed
     n = len(view)
     if n < max(MIN_BULK_BYTES, 32):
         return frame(view, path, base)
-    if n >= SAMPLED_BYTES and large_records(view):
+    if large_records(view):
         # Few, large records: follow the chain of lengths one step per record, check in bulk.
         chained = _frame_chain(view, a_of(view))
         return chained if chained is not None else frame(view, path, base)

@@ -1,5 +1,5 @@
-"""Small buffers (one small run's event file, a poll's append) are framed in bulk with the
-default thresholds, and give exactly what ``records.frame`` gives: a differential test on
+"""Small logs framed in bulk (as they are when many small files are framed together, and with
+``MIN_BULK_BYTES`` lowered) give exactly what ``records.frame`` gives: a differential test on
 generated logs, clean, cut short mid-record and damaged."""
 
 from __future__ import annotations
@@ -8,11 +8,16 @@ import numpy as np
 import pytest
 
 from tbnb.reader import frame_bulk as frame_bulk_module
-from tbnb.reader.frame_bulk import MIN_BULK_BYTES, SAMPLED_BYTES, frame_bulk
+from tbnb.reader.frame_bulk import MIN_BULK_BYTES, frame_bulk
 from tbnb.reader.proto import event_pb2, summary_pb2
 from tbnb.writer import encode_record
 
 from .test_bulk import assert_same_framing, damage, random_log
+
+
+@pytest.fixture(autouse=True)
+def bulk_from_32_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(frame_bulk_module, "MIN_BULK_BYTES", 32)
 
 
 def scalar_log(steps: int, tags: int) -> bytes:
@@ -31,7 +36,7 @@ def test_a_small_scalar_log_is_proposed_in_bulk(monkeypatch: pytest.MonkeyPatch)
     """No sequential framing at all for a clean small log: every record is proposed, chained
     and checked in bulk (the rows gathered for the CRC check are handed on to the decoder)."""
     buf = scalar_log(50, 5)
-    assert MIN_BULK_BYTES <= len(buf) < SAMPLED_BYTES
+    assert len(buf) < MIN_BULK_BYTES
     calls: list[int] = []
     real = frame_bulk_module.frame
     monkeypatch.setattr(frame_bulk_module, "frame", lambda *a, **k: calls.append(1) or real(*a, **k))
@@ -45,7 +50,7 @@ def test_a_small_scalar_log_is_proposed_in_bulk(monkeypatch: pytest.MonkeyPatch)
 @pytest.mark.parametrize("seed", range(40))
 def test_small_buffers_frame_as_the_sequential_framer(seed: int) -> None:
     rng = np.random.default_rng(1000 + seed)
-    buf = random_log(rng, int(rng.integers(30, 600)))[: SAMPLED_BYTES - 1]
+    buf = random_log(rng, int(rng.integers(30, 600)))[: MIN_BULK_BYTES - 1]
     assert_same_framing(buf)  # (cut at the end: an incomplete record waits for the writer)
     assert_same_framing(damage(rng, buf))
     assert_same_framing(damage(rng, damage(rng, buf)))
@@ -55,7 +60,7 @@ def test_small_buffers_frame_as_the_sequential_framer(seed: int) -> None:
     assert_same_framing(damage(rng, small))
 
 
-@pytest.mark.parametrize("size", [0, 1, 12, 31, 32, 33, MIN_BULK_BYTES - 1, MIN_BULK_BYTES, MIN_BULK_BYTES + 1])
+@pytest.mark.parametrize("size", [0, 1, 12, 31, 32, 33, 1000, 4000])
 def test_sizes_around_the_thresholds(size: int) -> None:
     buf = scalar_log(40, 3)[:size]
     assert_same_framing(buf)
