@@ -22,7 +22,7 @@ from . import data_compat
 from .events import parse_event
 from .grouping import group_by_tag
 from .items import BlobRef, Record, new_tuple
-from .proto import event_pb2, summary_pb2
+from .proto import event_pb2
 from .records import Framed
 from .run_data import RunData, RunDelta
 from .scalars_bulk import BulkScalars, decode_scalars
@@ -69,6 +69,9 @@ class BulkBatch:
         covered[self.values.rows] = True
         events = [(i, parse_event(self.buf, int(self.starts[i]), int(self.lengths[i]), self.path, self.base,
                                   self.delta.problems)) for i in np.flatnonzero(~covered).tolist()]
+        if data.start_time is None and events and events[0][0] == 0 and events[0][1] is not None \
+                and events[0][1].wall_time:
+            data.see_wall_time(events[0][1].wall_time)  # the batch's first record has one (a file_version)
         if data.start_time is None:
             parsed = [(i, e.wall_time) for i, e in events if e is not None]
             rows = np.array([i for i, _ in parsed], dtype=np.int64)
@@ -124,8 +127,7 @@ class BulkBatch:
             name = bulk.tags[int(bulk.tag[sel[0]])]
             plugin = data.plugin(name)
             if plugin is None and not bulk.tf2[sel[0]]:  # a TF1 simple_value names its tag's plugin
-                first = summary_pb2.Summary.Value(tag=name, simple_value=0.0)
-                plugin = data.name_tag(name, first, self.delta)
+                plugin = data.name_simple_value_tag(name, self.delta)
             if plugin == "scalars":
                 data.add_scalars(name, bulk.step[sel], bulk.wall[sel], bulk.value[sel])
             else:  # first seen as a tensor of no plugin, or another plugin's tag: the general path

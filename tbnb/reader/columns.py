@@ -73,6 +73,17 @@ class ScalarColumns:
         if m == 0:
             return
         steps = np.asarray(steps, dtype=np.int64)
+        if preempt and (m == 1 or bool((steps[1:] > steps[:-1]).all())) and not (
+                self.n and self._step[self.n - 1] >= steps[0]):
+            preempt = False  # increasing steps after the held ones (the usual case): nothing to drop
+        if self.n == 0 and len(self._step) == 0 and not preempt:
+            # The first fill (a cold load appends each series once): the batch's columns,
+            # copied so as not to keep the batch's arrays alive, become the series'.
+            self._step = np.array(steps, dtype=np.int64)
+            self._wall = np.array(walls, dtype=np.float64)
+            self._value = np.array(values, dtype=np.float64)
+            self.n = m
+            return
         if preempt:
             suffix_min = np.minimum.accumulate(steps[::-1])[::-1]
             keep = np.ones(m, dtype=bool)

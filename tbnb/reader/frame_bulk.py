@@ -29,15 +29,15 @@ from .grouping import group_by_length
 from .problems import Problem
 from .records import MAX_RECORD_LENGTH, Framed, frame
 
-#: Below this many bytes the sequential framer is as fast and simpler.
+#: Below this many bytes the sequential framer is faster: the bulk path's fixed cost (some forty
+#: numpy calls) outweighs a step per record up to about 16 KiB of scalar records, and only
+#: clearly pays from 32 KiB. (Many small files are framed in bulk together: ``batch_reload``.)
 MIN_BULK_BYTES = 1 << 15
-#: Bytes framed first, sequentially, to see how large the records are (a few dozen records;
-#: framing them costs a Python step each, which a reload of a small append notices).
-SAMPLE_BYTES = 1 << 13
-SAMPLE_PIECES = 4
-#: Bytes at most that the sample looks at.
-SAMPLE_SPAN = SAMPLE_PIECES * SAMPLE_BYTES
+#: Records whose lengths the sample reads (following the chain of lengths, no checks: the
+#: sample only chooses between two framings that give the same result).
 SAMPLE_RECORDS = 16
+#: Bytes at most that a caller need read for the sample (a few large records).
+SAMPLE_SPAN = 1 << 15
 #: Records this long (the sample's median: one large graph or image at the start of a scalar
 #: log does not count) are framed by following the chain of lengths: scanning every byte for
 #: proposals would cost more than one loop step per record.
@@ -151,35 +151,36 @@ def _headers_ok(view: memoryview, heads: np.ndarray, stored: np.ndarray) -> bool
                for h, c in zip(heads.tolist(), stored.tolist()))
 
 
-def _typical_length(view: memoryview, path: str, base: int) -> float:
-    """Median length of the first records: at least SAMPLE_RECORDS of them when the buffer
-    has them, looking past a large first record (a graph) in a few more small steps."""
-    lengths: list[np.ndarray] = []
-    pos = count = 0
-    for _ in range(SAMPLE_PIECES):
-        piece = frame(view, path, base, start=pos, until=pos + SAMPLE_BYTES)
-        lengths.append(piece.lengths)
-        count += len(piece.lengths)
-        if count >= SAMPLE_RECORDS or piece.consumed <= pos:
+def _typical_length(view: memoryview) -> float:
+    """Median length of the first SAMPLE_RECORDS records (fewer if the buffer ends first, or
+    if a length cannot be real: damage is the framers' to report, not the sample's)."""
+    n = len(view)
+    unpack = _U64.unpack_from
+    lengths: list[int] = []
+    pos = 0
+    while len(lengths) < SAMPLE_RECORDS and pos + 12 <= n:
+        (length,) = unpack(view, pos)
+        end = pos + 16 + length
+        if end > n:
             break
-        pos = piece.consumed
-    found = np.concatenate(lengths)
-    return float(np.median(found)) if len(found) else 0.0
+        lengths.append(length)
+        pos = end
+    return float(np.median(lengths)) if lengths else 0.0
 
 
-def large_records(view: memoryview, path: str = "", base: int = 0) -> bool:
+def large_records(view: memoryview) -> bool:
     """Whether the records at the start of ``view`` are large (images, histograms): they are
     framed by following the chain, one step per record."""
-    return _typical_length(view, path, base) >= SEQUENTIAL_MEDIAN_LENGTH
+    return _typical_length(view) >= SEQUENTIAL_MEDIAN_LENGTH
 
 
 def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed:
-    """``records.frame`` for large buffers: bulk proposal and verification, sequential bridging."""
+    """``records.frame`` in bulk: proposal and verification, sequential bridging."""
     view = memoryview(buf)
     n = len(view)
     if n < max(MIN_BULK_BYTES, 32):
         return frame(view, path, base)
-    if large_records(view, path, base):
+    if large_records(view):
         # Few, large records: follow the chain of lengths one step per record, check in bulk.
         chained = _frame_chain(view, a_of(view))
         return chained if chained is not None else frame(view, path, base)

@@ -50,14 +50,18 @@ def group_by_length(lengths: np.ndarray, limit: int = 1 << 16,
 def group_by_tag(rows: np.ndarray, tags: np.ndarray, lo: int, hi: int) -> list[np.ndarray]:
     """Positions of the rows whose record index (``rows``, ascending) is in [lo, hi), one array
     per tag (``tags``: each row's tag index), each in order."""
-    a, b = (int(i) for i in np.searchsorted(rows, [lo, hi]))
+    if not len(rows):
+        return []
+    a, b = np.searchsorted(rows, [lo, hi]).tolist()
     if a == b:
         return []
     part = tags[a:b]
     # A stable sort of 16-bit keys is a radix sort in numpy: a log has far fewer tags than that.
     order = np.argsort(part.astype(np.uint16) if part.max(initial=0) < 1 << 16 else part, kind="stable")
-    cuts = np.flatnonzero(np.diff(part[order])) + 1
-    return [sel + a for sel in np.split(order, cuts)]
+    ranked = part[order]
+    bounds = [0, *(np.flatnonzero(ranked[1:] != ranked[:-1]) + 1).tolist(), b - a]
+    order += a
+    return [order[i:j] for i, j in zip(bounds[:-1], bounds[1:])]
 
 
 #: Rows whose distinct tags are looked up first: a log cycles through its tags within a few

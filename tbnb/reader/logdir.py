@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .batch_reload import BATCH_MIN_RUNS, reload_batched
 from .group_frame import GroupSpec, groups_frame
 from .location import open_storage
 from .payloads import decode_payload, readable
@@ -150,6 +151,15 @@ class Logdir:
         """
         if self.executor is not None and jobs:
             return reload_in(self.executor, [(run, files) for _, run, files in jobs])
+        batched: list[RunDelta | None] = [None] * len(jobs)
+        if self.bulk and len(jobs) >= BATCH_MIN_RUNS:  # many runs changed: their small files at once
+            batched = reload_batched([(run, files) for _, run, files in jobs])
+        rest = [job for job, delta in zip(jobs, batched) if delta is None]
+        done = iter(self._reload_each(rest))
+        return [delta if delta is not None else next(done) for delta in batched]
+
+    def _reload_each(self, jobs: list[tuple[str, Run, list[FilePath]]]) -> list[RunDelta]:
+        """Reload runs one by one, on ``threads`` threads."""
         workers = min(len(jobs), self.threads)
         buffers = ReadBufferPool()  # one read buffer per worker, reused run after run
 

@@ -41,7 +41,7 @@ def _chunk_for(fh: BinaryIO, offset: int) -> int:
     """READ_CHUNK, or LARGE_READ_CHUNK where the records from ``offset`` on are large (the
     bulk framer's test, on their first few records)."""
     fh.seek(offset)
-    return LARGE_READ_CHUNK if large_records(memoryview(fh.read(SAMPLE_SPAN)), "", offset) else READ_CHUNK
+    return LARGE_READ_CHUNK if large_records(memoryview(fh.read(SAMPLE_SPAN))) else READ_CHUNK
 
 
 class Run:

@@ -32,6 +32,8 @@ from .reservoir import Reservoir
 _START = event_pb2.SessionLog.START
 #: The tag under which a run's graph is listed (plugin ``graphs``).
 GRAPH_TAG = "__run_graph__"
+#: What ``data_compat.metadata_of`` makes of a TF1 ``simple_value`` but its display name.
+_SIMPLE_VALUE_METADATA = data_compat.metadata_of(summary_pb2.Summary.Value(simple_value=0.0))
 
 
 @dataclass
@@ -120,6 +122,19 @@ class RunData:
                 return None
             plugin = md.plugin_data.plugin_name
             self._metadata[tag] = md
+            self.new_tag(tag, plugin, delta)
+        return plugin
+
+    def name_simple_value_tag(self, tag: str, delta: RunDelta) -> str | None:
+        """``name_tag`` for a TF1 ``simple_value`` of ``tag`` (the bulk decoder's, which has no
+        Value to show): the metadata synthesised for one, from one made once."""
+        plugin = self._plugins.get(tag)
+        if plugin is None:
+            md = summary_pb2.SummaryMetadata()
+            md.CopyFrom(_SIMPLE_VALUE_METADATA)
+            md.display_name = tag
+            self._metadata[tag] = md
+            plugin = md.plugin_data.plugin_name
             self.new_tag(tag, plugin, delta)
         return plugin
 

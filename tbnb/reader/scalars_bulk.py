@@ -252,11 +252,14 @@ def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
 
 
 def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndarray,
-                   gathered: dict[int, tuple[np.ndarray, np.ndarray]] | None = None) -> BulkScalars:
+                   gathered: dict[int, tuple[np.ndarray, np.ndarray]] | None = None,
+                   segments: np.ndarray | None = None) -> BulkScalars:
     """Decode the one-scalar records among ``starts``/``lengths`` (positions of record data).
 
     ``gathered`` is the bulk framer's rows by length (``Framed.rows``), used where it covers a
-    whole length group.
+    whole length group. ``segments`` (ascending record indices, the first 0) cuts the records
+    into batches applied separately (the files of many runs decoded at once): a tag's first row
+    carrying metadata is left to protobuf in each of them.
     """
     a = np.frombuffer(buf, dtype=np.uint8)
     n = len(starts)
@@ -286,7 +289,10 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
             step[rows], wall[rows], value[rows], tf2[rows], metadata[rows] = s, w, v, is_tf2, has_md
     rows = np.flatnonzero(tag_of >= 0)
     if metadata.any():  # a tag's first row names it with its own metadata: protobuf's to apply
-        _, first = np.unique(tag_of[rows], return_index=True)
+        keys = tag_of[rows]
+        if segments is not None:
+            keys = (np.searchsorted(segments, rows, side="right") - 1) * len(index) + keys
+        _, first = np.unique(keys, return_index=True)
         tag_of[rows[first[metadata[rows[first]]]]] = -1
         rows = np.flatnonzero(tag_of >= 0)
     tags = sorted(index, key=index.__getitem__)
