@@ -79,7 +79,10 @@ export class RunSelector {
 
   listed() {
     const compiled = compileRunPatterns(this.board.trait("runs"));
-    return naturalSort(this.board.runNames()).filter((run) => runMatches(run, compiled));
+    const names = this.board.runNames();
+    // Sorted once per index of runs, not on every render (thousands of names).
+    if (names !== this.names) this.sorted = naturalSort((this.names = names));
+    return this.sorted.filter((run) => runMatches(run, compiled));
   }
 
   onAll() {

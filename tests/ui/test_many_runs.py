@@ -16,7 +16,15 @@ import pytest
 
 from tbnb.testing import EventWriter
 
-from .harness import BrowserLog, assert_no_js_errors, open_notebook, own_page, printed_json, run_cell, screenshot
+from .harness import (
+    BrowserLog,
+    assert_no_js_errors,
+    open_notebook,
+    own_page,
+    printed_json,
+    run_cell,
+    screenshot,
+)
 
 pytestmark = pytest.mark.ui
 
@@ -27,6 +35,7 @@ RUNS = [f"run_{i}" for i in range(1, N_RUNS + 1)]  # natural order ends at run_2
 RUN_FILTER = r"run_1\d\d"
 TAG_FILTER = r"many/t_1\d\d"
 LATENCY_BUDGET_MS = 100
+WALL = 1_700_000_000.0
 C_SHOW, C_HIDDEN = range(2)
 LIST = ".jp-Notebook .jp-OutputArea .tbnb .tbnb-runs-list"
 
@@ -35,17 +44,16 @@ def write_logdir(logdir: Path) -> None:
     for run in RUNS:
         with EventWriter(logdir / run) as w:
             for step in range(3):
-                w.add_scalar("loss", 1.0 / (step + 1), step, wall_time=1000.0 + step)
-                w.add_scalar("acc", step / 3, step, wall_time=1000.0 + step)
+                w.add_scalar("loss", 1.0 / (step + 1), step, wall_time=WALL + step)
+                w.add_scalar("acc", step / 3, step, wall_time=WALL + step)
             if run == RUNS[0]:
                 for k in range(N_TAGS):
-                    w.add_scalar(f"many/t_{k:03d}", float(k), 0, wall_time=1000.0)
+                    w.add_scalar(f"many/t_{k:03d}", float(k), 0, wall_time=WALL)
 
 
 def notebook_cells(logdir: str) -> list[str]:
     return [
-        "import json\nimport tbnb\n"
-        f"board = tbnb.show({logdir!r}, reload_interval=0, dashboard='scalars')",
+        f"import json\nimport tbnb\nboard = tbnb.show({logdir!r}, reload_interval=0, dashboard='scalars')",
         "print('HIDDEN', json.dumps(sorted(board.hidden_runs)))",
     ]
 
@@ -122,6 +130,10 @@ def test_selector_is_virtual_and_filters_many_runs(many_page) -> None:
     names = names_in_dom(page)
     assert names[-1] == "run_2000" and len(names) < 100
     assert names == [f"run_{i}" for i in range(N_RUNS - len(names) + 1, N_RUNS + 1)]
+    # the keyboard reaches the rows drawn: Tab from the "all" box lands on a run's checkbox
+    root.locator(".tbnb-runs-head input[type=checkbox]").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => { const a = document.activeElement; return a.type === 'checkbox' && !!a.closest('.tbnb-run') }")
     # a trait change (hiding a run in view) keeps the list where it was
     scroll_list(page, "l.scrollHeight / 2")
     page.wait_for_timeout(100)
