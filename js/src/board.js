@@ -282,14 +282,17 @@ class Board {
       return;
     }
     const filter = this.trait("tag_filter");
-    const layout = layoutItems({
+    const spec = {
       dashboard: this.trait("dashboard"),
       cardTypes: this.trait("card_types"),
       tags: this.index.plugins,
       shown: this.shown,
       filter,
       pinned: this.trait("pinned"),
-    });
+    };
+    const layout = layoutItems(spec);
+    // The cards the tag filter hides stay made (not drawn): widening the filter again is quick.
+    const spare = filter ? layoutItems({ ...spec, filter: "" }).groups : [];
     const completions = naturalSort(layout.tags);
     const joined = completions.join("\u0000");
     if (joined !== this.completions) {
@@ -299,7 +302,7 @@ class Board {
     const message = (this.trait("status") || {}).message;
     const empty = emptyMessage(layout, { tags: this.index.plugins, filter, message });
     this.layoutEmpty = empty !== null;
-    this.sections.render({ pinned: layout.pinned, groups: layout.groups, empty });
+    this.sections.render({ pinned: layout.pinned, groups: layout.groups, empty, spare });
   }
 
   zoomOf(tag) {

@@ -4,10 +4,30 @@
 // banners.
 
 import { CARD_TYPES } from "./constants.js";
-import { debounce, h, iconButton, uniqueId } from "./dom.js";
+import { h, iconButton, uniqueId } from "./dom.js";
 import { formatClock, formatShort } from "./format.js";
 import { isValidFilter } from "./groups.js";
 import { DASHBOARDS, cardTypeLabel, normalizeCardTypes, normalizeDashboard, showsCardTypes, toggleCardType } from "./layout.js";
+
+/** fn called at the next animation frame with the latest arguments: once per frame at most. */
+function perFrame(fn) {
+  let frame = 0;
+  let args = [];
+  const wrapped = (...a) => {
+    args = a;
+    if (!frame) {
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        fn(...args);
+      });
+    }
+  };
+  wrapped.cancel = () => {
+    cancelAnimationFrame(frame);
+    frame = 0;
+  };
+  return wrapped;
+}
 
 export class Header {
   constructor(board, onSettings) {
@@ -48,7 +68,9 @@ export class Header {
       "aria-label": "Filter tags",
       on: { input: () => this.onFilterInput() },
     });
-    this.writeFilter = debounce((text) => board.setTrait("tag_filter", text), 200);
+    // Cards follow the filter at the next frame (not after a pause in the typing: that pause
+    // alone would take longer than the whole layout); the kernel hears of it a moment later.
+    this.writeFilter = perFrame((text) => board.setTrait("tag_filter", text, { soon: true }));
     this.status = h("div", { class: "tbnb-status", role: "status" });
     this.problemsButton = h("button", {
       type: "button",

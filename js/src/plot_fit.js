@@ -23,7 +23,7 @@ export class PlotFit {
     this.frame = requestAnimationFrame(() => {
       this.frame = null;
       const Plotly = card.board.plotly;
-      if (Plotly && card.drawn && !card.destroyed) Plotly.Plots.resize(card.plot);
+      if (Plotly && card.drawn && !card.destroyed && card.el.isConnected) Plotly.Plots.resize(card.plot);
     });
   }
 

@@ -1,12 +1,15 @@
 // The run selector: a regex filter (writes `runs`), a checkbox per run (writes `hidden_runs`)
-// and a colour swatch per run that opens a colour picker (writes `run_colors`).
+// and a colour swatch per run that opens a colour picker (writes `run_colors`). The list is
+// virtualised (virtual_list.js): its items are computed as data on every render and only the
+// rows in view are built, so that thousands of runs cost a screenful of DOM.
 
 import { debounce, h } from "./dom.js";
 import { PALETTE, normalizeHex } from "./colors.js";
 import { naturalSort } from "./naturalsort.js";
 import { groupColor, selectorItems } from "./run_groups.js";
 import { nextFocus } from "./focus.js";
-import { addGroupStyle, groupRows } from "./run_selector_groups.js";
+import { addSelectorStyle, groupItems, groupRow } from "./run_selector_groups.js";
+import { VirtualList } from "./virtual_list.js";
 import {
   compileRunPatterns,
   filterTextToPatterns,
@@ -53,7 +56,9 @@ export class RunSelector {
       this.list,
     );
     this.open = new Set(); // unfolded run groups
-    addGroupStyle(board.root);
+    this.hidden = new Set();
+    this.rows = new VirtualList(this.list, (item) => this.drawItem(item));
+    addSelectorStyle(board.root);
     this.syncFilter();
   }
 
@@ -74,7 +79,10 @@ export class RunSelector {
 
   listed() {
     const compiled = compileRunPatterns(this.board.trait("runs"));
-    return naturalSort(this.board.runNames()).filter((run) => runMatches(run, compiled));
+    const names = this.board.runNames();
+    // Sorted once per index of runs, not on every render (thousands of names).
+    if (names !== this.names) this.sorted = naturalSort((this.names = names));
+    return this.sorted.filter((run) => runMatches(run, compiled));
   }
 
   onAll() {
@@ -97,56 +105,65 @@ export class RunSelector {
 
   render() {
     const listed = this.listed();
-    const hidden = new Set(this.board.trait("hidden_runs"));
+    const hidden = (this.hidden = new Set(this.board.trait("hidden_runs")));
     const total = this.board.runNames().length;
     const on = listed.filter((run) => !hidden.has(run)).length;
     this.all.checked = listed.length > 0 && on === listed.length;
     this.all.indeterminate = on > 0 && on < listed.length;
     this.count.textContent = total === listed.length ? `${on}/${total}` : `${on}/${listed.length} of ${total}`;
-    const runRow = (run) => {
-      const color = this.board.colorOf(run);
-      const row = h("div", { class: "tbnb-run", role: "listitem", title: run });
-      const swatch = h("button", {
-        type: "button",
-        class: "tbnb-swatch",
-        title: `Colour of ${run}`,
-        "aria-label": `Colour of ${run}`,
-        style: { background: color },
-        on: { click: () => this.openPicker(run, row) },
-      });
-      const box = h("input", {
-        type: "checkbox",
-        checked: !hidden.has(run),
-        on: { change: (event) => this.board.setTrait("hidden_runs", toggleHidden(this.board.trait("hidden_runs"), run, event.target.checked)) },
-      });
-      const focused = this.board.model.get("focus") === run;
-      // The selector is the board's legend: its focus button does what a click on the run's line does.
-      const focus = h("button", {
-        type: "button",
-        class: "tbnb-focus",
-        text: "◎",
-        title: focused ? `Stop focusing ${run}` : `Focus ${run} on every card`,
-        "aria-label": `Focus ${run}`,
-        "aria-pressed": String(focused),
-        on: { click: () => this.board.setTrait("focus", nextFocus(this.board.model.get("focus"), run)) },
-      });
-      row.classList.toggle("tbnb-run-focused", focused);
-      row.append(h("label", {}, box, h("span", { class: "tbnb-run-name", text: run })), focus, swatch);
-      return row;
-    };
-    const colors = { runColors: this.board.trait("run_colors"), colorOf: (run) => this.board.colorOf(run) };
-    const rows = selectorItems(listed, this.board.model.get("run_groups")).flatMap((item) =>
-      item.run !== undefined
-        ? [runRow(item.run)]
-        : groupRows(this.board, item, { hidden, open: this.open, runRow, color: groupColor(item.group, item.members, colors), rerender: () => this.render() }),
+    const items = selectorItems(listed, this.board.model.get("run_groups")).flatMap((item) =>
+      item.run !== undefined ? [item] : groupItems(item, this.open),
     );
-    if (rows.length === 0) {
-      rows.push(h("div", { class: "tbnb-empty", text: total ? "No run matches the filter" : "No runs yet" }));
+    if (items.length === 0) items.push({ empty: total ? "No run matches the filter" : "No runs yet" });
+    this.rows.setItems(items);
+  }
+
+  /** The row of one item: a run, a group (run_selector_groups.js) or the empty list's note. */
+  drawItem(item) {
+    if (item.empty) return h("div", { class: "tbnb-empty", text: item.empty });
+    if (item.run === undefined) {
+      const colors = { runColors: this.board.trait("run_colors"), colorOf: (run) => this.board.colorOf(run) };
+      const color = groupColor(item.group, item.members, colors);
+      return groupRow(this.board, item, { hidden: this.hidden, open: this.open, color, rerender: () => this.render() });
     }
-    this.list.replaceChildren(...rows);
+    const row = this.runRow(item.run);
+    if (item.member) row.classList.add("tbnb-group-member");
+    return row;
+  }
+
+  runRow(run) {
+    const row = h("div", { class: "tbnb-run", role: "listitem", title: run });
+    const swatch = h("button", {
+      type: "button",
+      class: "tbnb-swatch",
+      title: `Colour of ${run}`,
+      "aria-label": `Colour of ${run}`,
+      style: { background: this.board.colorOf(run) },
+      on: { click: () => this.openPicker(run, row) },
+    });
+    const box = h("input", {
+      type: "checkbox",
+      checked: !this.hidden.has(run),
+      on: { change: (event) => this.board.setTrait("hidden_runs", toggleHidden(this.board.trait("hidden_runs"), run, event.target.checked)) },
+    });
+    const focused = this.board.model.get("focus") === run;
+    // The selector is the board's legend: its focus button does what a click on the run's line does.
+    const focus = h("button", {
+      type: "button",
+      class: "tbnb-focus",
+      text: "◎",
+      title: focused ? `Stop focusing ${run}` : `Focus ${run} on every card`,
+      "aria-label": `Focus ${run}`,
+      "aria-pressed": String(focused),
+      on: { click: () => this.board.setTrait("focus", nextFocus(this.board.model.get("focus"), run)) },
+    });
+    row.classList.toggle("tbnb-run-focused", focused);
+    row.append(h("label", {}, box, h("span", { class: "tbnb-run-name", text: run })), focus, swatch);
+    return row;
   }
 
   destroy() {
     this.writeFilter.cancel();
+    this.rows.destroy();
   }
 }

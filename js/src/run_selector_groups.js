@@ -1,12 +1,16 @@
 // The run selector's run groups: with `run_groups` a regex, a group's row (disclosure arrow,
 // checkbox for all its members, name, member count, the group's colour) above its members'
-// rows, which fold away. Toggling a group's checkbox shows or hides every member (writes
-// `hidden_runs`). Which runs form a group: run_groups.js selectorItems.
+// rows, which fold away. The selector's list is data (items) and only rows in view are drawn,
+// so a group gives items here and its row is made on demand. Toggling a group's checkbox shows
+// or hides every member (writes `hidden_runs`). Which runs form a group: run_groups.js
+// selectorItems. The CSS here also fixes the selector's row height, which the list relies on.
 
 import { h } from "./dom.js";
 import { setAllHidden } from "./runs.js";
 
+// Rows of one fixed height: the list is virtualised (virtual_list.js) and places rows by index.
 const CSS = `
+.tbnb .tbnb-runs-list .tbnb-run{height:24px;padding-top:0;padding-bottom:0}
 .tbnb .tbnb-run-group{font-weight:600}
 .tbnb .tbnb-group-fold{border:0;background:none;color:inherit;cursor:pointer;padding:0 2px;font-size:11px;width:16px}
 .tbnb .tbnb-group-count{color:var(--tbnb-fg2, #888);font-weight:400;font-size:11px}
@@ -15,20 +19,21 @@ const CSS = `
 `;
 const STYLED = new WeakSet();
 
-/** The groups' CSS, added once to the Board's own <style>. */
-export function addGroupStyle(root) {
+/** The selector's CSS (row height, groups), added once to the Board's own <style>. */
+export function addSelectorStyle(root) {
   const style = root && root.querySelector(":scope > style");
   if (!style || STYLED.has(root)) return;
   STYLED.add(root);
   style.textContent += CSS;
 }
 
-/**
- * A group's rows: its own row, then (unless folded) its members' rows made by `runRow(run)`.
- * `open`: the Set of unfolded group names (the selector keeps it).
- */
-export function groupRows(board, item, { hidden, open, runRow, color, rerender }) {
-  const { group, members } = item;
+/** A group's items: the group, then (unless folded) its members. `open`: the unfolded groups. */
+export function groupItems(item, open) {
+  return open.has(item.group) ? [item, ...item.members.map((run) => ({ run, member: true }))] : [item];
+}
+
+/** A group's row: fold arrow, checkbox for every member, name, members shown/all, colour. */
+export function groupRow(board, { group, members }, { hidden, open, color, rerender }) {
   const on = members.filter((run) => !hidden.has(run)).length;
   const unfolded = open.has(group);
   const box = h("input", {
@@ -52,17 +57,11 @@ export function groupRows(board, item, { hidden, open, runRow, color, rerender }
       },
     },
   });
-  const row = h(
+  return h(
     "div",
     { class: "tbnb-run tbnb-run-group", role: "listitem", title: `${group}: ${members.join(", ")}`, dataset: { group } },
     fold,
     h("label", {}, box, h("span", { class: "tbnb-run-name", text: group }), h("span", { class: "tbnb-group-count", text: `${on}/${members.length}` })),
     h("span", { class: "tbnb-group-swatch", style: { background: color } }),
   );
-  if (!unfolded) return [row];
-  return [row, ...members.map((run) => {
-    const member = runRow(run);
-    member.classList.add("tbnb-group-member");
-    return member;
-  })];
 }

@@ -51,7 +51,8 @@ export class Sections {
   /**
    * @param {{pinned: object[], groups: {name: string, items: object[]}[], empty: string | null}} spec
    *   items: {kind, tag, run, rowStart} (layout.js layoutItems); empty: the message to show
-   *   instead of groups (no data, nothing matches...)
+   *   instead of groups (no data, nothing matches...); spare: groups whose cards are kept though
+   *   not shown (those the tag filter hides)
    */
   render(spec) {
     const keep = new Set();
@@ -81,6 +82,7 @@ export class Sections {
         ),
       );
     }
+    for (const group of spec.spare || []) for (const item of group.items) keep.add(cardKey("group", item));
     this.board.cards.retain(keep);
     this.el.replaceChildren(...parts);
   }

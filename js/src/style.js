@@ -62,7 +62,7 @@ border-bottom:1px solid var(--tbnb-border);background:var(--tbnb-bg2);cursor:poi
 .tbnb .tbnb-collapsed .tbnb-section-head .tbnb-icon{transform:rotate(-90deg)}
 .tbnb .tbnb-pinned-hint{padding:10px;color:var(--tbnb-fg2);font-style:italic;text-align:center;font-size:12px}
 .tbnb .tbnb-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(var(--tbnb-card-width),100%),1fr));gap:12px;padding:12px}
-.tbnb .tbnb-card{min-width:0;border:1px solid var(--tbnb-border);border-radius:4px;background:var(--tbnb-bg);padding:6px 6px 2px 10px}
+.tbnb .tbnb-card{content-visibility:auto;contain-intrinsic-size:auto 280px;min-width:0;border:1px solid var(--tbnb-border);border-radius:4px;background:var(--tbnb-bg);padding:6px 6px 2px 10px}
 .tbnb .tbnb-card.tbnb-expanded{grid-column:1/-1}
 .tbnb .tbnb-card-head{display:flex;align-items:center;gap:2px;min-height:26px}
 .tbnb .tbnb-card-title{flex:1;min-width:0;font-weight:500;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
