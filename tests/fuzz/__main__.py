@@ -77,7 +77,8 @@ class Run:
         checks.write_case(case, where / "logdir")
         (where / "input.json").write_text(json.dumps({
             "seed": self.args.seed, "index": i, "mutations": case.steps, "seeds": case.seeds,
-            "purge_orphaned_data": case.purge, "split_at": case.split_at, "failures": failures}, indent=1))
+            "purge_orphaned_data": case.purge, "split_at": case.split_at, "batch": case.batch,
+            "failures": failures}, indent=1))
 
     def totals(self) -> dict[str, dict[str, int]]:
         table: dict[str, dict[str, int]] = {k: Counter() for k in KINDS}
@@ -181,7 +182,8 @@ def replay(folder: Path, run_bombs: bool) -> None:
     info = json.loads((folder / "input.json").read_text())
     files = {str(p.relative_to(folder / "logdir")): (None if p.is_dir() else p.read_bytes())
              for p in sorted((folder / "logdir").rglob("*")) if p.is_file() or "tfevents" in p.name}
-    case = checks.Case(files, info["mutations"], info["seeds"], info["purge_orphaned_data"], 0, info["split_at"])
+    case = checks.Case(files, info["mutations"], info["seeds"], info["purge_orphaned_data"], 0, info["split_at"],
+                       info.get("batch", False))
     if run_bombs:
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_LIMIT, ADDRESS_LIMIT))
     outcome = checks.run_case(case, checks.workdir() / "in", memory.PeakMeter("rss"), run_bombs=run_bombs)

@@ -4,6 +4,8 @@ Checks per input: no exception escapes the public API; peak memory within ``memo
 input size; every point the oracle claims is read; bulk (``tbnb.load``) and general
 (``Logdir(bulk=False)``) readers agree exactly; and, for a quarter of the inputs, reading the main
 file in two parts (cut anywhere, then whole, two reloads) ends where reading it at once does.
+For half the inputs the bulk read goes through the batch path that a reload of many changed runs
+takes (``batch_reload``), however few runs the input has: it must answer as the general path does.
 
 Each failure gets a label: ``class N`` when it matches a failure class of issue 16 that is not
 fixed yet (so that those inputs are counted and reported apart, never dropped), ``new`` otherwise.
@@ -16,10 +18,13 @@ import random
 import shutil
 import signal
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import tbnb.reader.logdir as logdir_module
 from tbnb.reader.logdir import Logdir
 
 from . import damage, memory, mutate, oracle, snapshot
@@ -39,6 +44,8 @@ class Case:
     declared_excess: int = 0
     #: Reload twice: first with the main file cut here, then whole (None: one load).
     split_at: int | None = None
+    #: Read in bulk through the many-runs batch path (``batch_reload``) whatever the run count.
+    batch: bool = False
 
     @property
     def size(self) -> int:
@@ -95,7 +102,8 @@ def build_case(seeds: dict[str, bytes], rng: random.Random, extras: dict[str, by
     # grow at once, the order of points of equal steps legitimately follows the polls.
     alone = not any(rel.startswith("a/") and rel != MAIN for rel in files)
     split_at = rng.randrange(len(m.data) + 1) if alone and rng.random() < 0.25 else None
-    return Case(files, steps, [first, second], purge, excess, split_at)
+    batch = rng.random() < 0.5  # drawn last: the files of input i are those of earlier versions
+    return Case(files, steps, [first, second], purge, excess, split_at, batch)
 
 
 def write_case(case: Case, root: Path, main_cut: int | None = None) -> None:
@@ -118,17 +126,31 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise Hang()
 
 
+@contextmanager
+def batch_every_reload(on: bool) -> Iterator[None]:
+    """With ``on``, every reload with a changed run takes the batch path (the fuzz worker reads
+    one input at a time, on one thread: the module constant is the whole switch)."""
+    kept = logdir_module.BATCH_MIN_RUNS
+    if on:
+        logdir_module.BATCH_MIN_RUNS = 1
+    try:
+        yield
+    finally:
+        logdir_module.BATCH_MIN_RUNS = kept
+
+
 def _read(root: Path, case: Case, bulk: bool, meter: memory.PeakMeter, split: bool
           ) -> tuple[snapshot.Snapshot, int]:
     meter.start()
     lg = Logdir(root, purge_orphaned_data=case.purge, bulk=bulk, threads=1)
     snap = snapshot.Snapshot()
     try:
-        lg.reload()
-        if split and case.split_at is not None:
-            MAIN_PATH = root / MAIN
-            MAIN_PATH.write_bytes(case.files[MAIN] or b"")
+        with batch_every_reload(bulk and case.batch):
             lg.reload()
+            if split and case.split_at is not None:
+                MAIN_PATH = root / MAIN
+                MAIN_PATH.write_bytes(case.files[MAIN] or b"")
+                lg.reload()
     except Hang:
         raise
     except Exception as err:  # noqa: BLE001

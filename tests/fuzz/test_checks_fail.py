@@ -108,3 +108,32 @@ def test_a_value_changed_by_the_bulk_path_is_a_mismatch(root: Path, monkeypatch:
     monkeypatch.setattr(Logdir, "scalars", negate_zero)
     failures = checks.run_case(_case(data), root, meter).failures
     assert {(f.kind, f.key) for f in failures} >= {("points lost", "bulk"), ("mismatch", "scalars")}, failures
+
+
+def test_a_batch_input_is_read_through_the_batch_path_and_its_defects_show(
+        root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An input marked ``batch`` is read in bulk by ``batch_reload`` (one run is enough): a record
+    the batch path's framing drops is caught, and the same input read run by run stays clean."""
+    from tbnb.reader import batch_reload, logdir
+
+    meter = memory.PeakMeter("rss")
+    case = dataclasses.replace(_case(_scalar_file(300)), batch=True)
+    calls: list[int] = []
+    honest_batch, honest_frame = batch_reload.reload_batched, batch_reload.frame_bulk
+
+    def counted(jobs):  # type: ignore[no-untyped-def]
+        calls.append(len(jobs))
+        return honest_batch(jobs)
+
+    monkeypatch.setattr(logdir, "reload_batched", counted)
+    assert not checks.run_case(case, root, meter).failures
+    assert calls == [1]  # the bulk read went through the batch path; the general read did not
+
+    def drop_last_record(*args, **kwargs):  # type: ignore[no-untyped-def]
+        framed = honest_frame(*args, **kwargs)
+        return dataclasses.replace(framed, starts=framed.starts[:-1], lengths=framed.lengths[:-1])
+
+    monkeypatch.setattr(batch_reload, "frame_bulk", drop_last_record)
+    failures = checks.run_case(case, root, meter).failures
+    assert {(f.kind, f.key) for f in failures} >= {("points lost", "bulk"), ("mismatch", "scalars")}, failures
+    assert not checks.run_case(dataclasses.replace(case, batch=False), root, meter).failures
