@@ -7,6 +7,7 @@ logdir itself. Event files are read in name order, which is creation order for T
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -28,9 +29,25 @@ def find_runs(logdir: str | os.PathLike[str]) -> tuple[dict[str, list[Path]], li
     return {name: [Path(f) for f in files] for name, files in runs.items()}, problems
 
 
+class _LinkedDirectory(Exception):
+    """A symlink to a directory was met: the walk that guards against link cycles must run."""
+
+
 def find_run_files(logdir: str | os.PathLike[str]) -> tuple[dict[str, list[str]], list[Problem]]:
     """``find_runs`` with the paths as strings: what a reload walks each poll, so it makes no
-    path objects (top-down, subdirectories in name order, as ``os.walk`` would)."""
+    path objects (top-down, subdirectories in name order, as ``os.walk`` would).
+
+    Only a symlink can make a directory appear twice (or a cycle), so the walk first goes without
+    a ``stat`` per directory (a sweep of 10,000 runs polled every few seconds pays for each);
+    when it meets a link to a directory, it starts again, noting each directory's identity.
+    """
+    try:
+        return _walk(logdir, guard=False)
+    except _LinkedDirectory:
+        return _walk(logdir, guard=True)
+
+
+def _walk(logdir: str | os.PathLike[str], guard: bool) -> tuple[dict[str, list[str]], list[Problem]]:
     root = os.fspath(logdir)
     runs: dict[str, list[str]] = {}
     problems: list[Problem] = []
@@ -38,18 +55,21 @@ def find_run_files(logdir: str | os.PathLike[str]) -> tuple[dict[str, list[str]]
     prefix = len(root.rstrip(os.sep)) + 1
 
     def walk(directory: str) -> None:
-        try:
-            st = os.stat(directory)
-        except OSError:
-            return
-        key = (st.st_dev, st.st_ino)
-        if key in seen:
-            return
-        seen.add(key)
+        if guard:
+            try:
+                st = os.stat(directory)
+            except OSError:
+                return
+            key = (st.st_dev, st.st_ino)
+            if key in seen:
+                return
+            seen.add(key)
         try:
             with os.scandir(directory) as it:
                 entries = list(it)
         except OSError as err:
+            if err.errno == errno.ENOENT and directory != root:
+                return  # gone since its parent was listed (the guarded walk's stat said the same)
             problems.append(Problem(str(err.filename or directory), 0, f"cannot read directory: {err.strerror or err}"))
             return
         files: list[str] = []
@@ -57,6 +77,8 @@ def find_run_files(logdir: str | os.PathLike[str]) -> tuple[dict[str, list[str]]
         for entry in entries:
             try:
                 if entry.is_dir():
+                    if not guard and entry.is_symlink():
+                        raise _LinkedDirectory
                     subdirs.append(entry.name)
                     continue
             except OSError:
@@ -70,5 +92,7 @@ def find_run_files(logdir: str | os.PathLike[str]) -> tuple[dict[str, list[str]]
         for name in sorted(subdirs):
             walk(os.path.join(directory, name))
 
+    if not guard and not os.path.exists(root):
+        return {}, problems  # as the guarded walk: a missing logdir has no runs and no problem
     walk(root)
     return dict(sorted(runs.items())), problems
