@@ -11,6 +11,7 @@ import { h, icon, iconButton } from "../dom.js";
 import { saveText } from "../download.js";
 import { fileNameFor } from "../format.js";
 import { PlotFit } from "../plot_fit.js";
+import { warmPlotly } from "../plotly_warm.js";
 import { fromMessage, maxX } from "../series.js";
 import { smooth } from "../smoothing.js";
 import { relativeUnit } from "../xaxis.js";
@@ -26,7 +27,6 @@ const CONFIG = { ...CHART_CONFIG, doubleClick: false };
 const SETTLE_MS = 200;
 const MIME = { csv: "text/csv", json: "application/json" };
 
-let smoothingWarmed = false; // once per page: see draw()
 
 export class ScalarCard extends Card {
   init() {
@@ -275,14 +275,10 @@ export class ScalarCard extends Card {
       this.plot.on("plotly_relayout", (event) => this.onRelayout(event));
       this.compare.listen(this.plot);
       this.plot.on("plotly_doubleclick", () => setTimeout(() => this.destroyed || this.board.setZoom(this.tag, null), 0));
-      if (!smoothingWarmed) {
-        // The first smoothing change on a page costs more than the later ones: V8 has not
-        // compiled plotly's transition path yet. One change to the same weight (same values),
-        // when the page is idle, makes the user's first slider move as quick.
-        smoothingWarmed = true;
-        const idle = globalThis.requestIdleCallback || ((fn) => setTimeout(fn, 500));
-        idle(() => this.visible && !this.destroyed && this.applySmoothing(), { timeout: 3000 });
-      }
+      // Without %load_ext's preload, plotly's first animation frame (the smoothing slider's
+      // path) is still cold: warm it on a hidden plot when the page is idle.
+      const idle = globalThis.requestIdleCallback || ((fn) => setTimeout(fn, 500));
+      idle(() => warmPlotly(Plotly), { timeout: 3000 });
     }
   }
 
