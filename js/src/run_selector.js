@@ -8,7 +8,7 @@ import { PALETTE, normalizeHex } from "./colors.js";
 import { naturalSort } from "./naturalsort.js";
 import { groupColor, selectorItems } from "./run_groups.js";
 import { nextFocus } from "./focus.js";
-import { addSelectorStyle, groupItems, groupRow } from "./run_selector_groups.js";
+import { ROW_PX, addSelectorStyle, groupItems, groupRow } from "./run_selector_groups.js";
 import { VirtualList } from "./virtual_list.js";
 import {
   compileRunPatterns,
@@ -57,7 +57,7 @@ export class RunSelector {
     );
     this.open = new Set(); // unfolded run groups
     this.hidden = new Set();
-    this.rows = new VirtualList(this.list, (item) => this.drawItem(item));
+    this.rows = new VirtualList(this.list, (item) => this.drawItem(item), { rowHeight: ROW_PX });
     addSelectorStyle(board.root);
     this.syncFilter();
   }

@@ -8,9 +8,12 @@
 import { h } from "./dom.js";
 import { setAllHidden } from "./runs.js";
 
-// Rows of one fixed height: the list is virtualised (virtual_list.js) and places rows by index.
+/** Every row of the selector's list is this high (px): the list is virtualised (virtual_list.js)
+ * and places rows by index, so it is told the height rather than measuring a row, which could be
+ * the empty list's note (a Board shown before its logdir is read starts with one). */
+export const ROW_PX = 24;
 const CSS = `
-.tbnb .tbnb-runs-list .tbnb-run{height:24px;padding-top:0;padding-bottom:0}
+.tbnb .tbnb-runs-list .tbnb-run,.tbnb .tbnb-runs-list .tbnb-empty{height:${ROW_PX}px;padding-top:0;padding-bottom:0;box-sizing:border-box;overflow:hidden}
 .tbnb .tbnb-run-group{font-weight:600}
 .tbnb .tbnb-group-fold{border:0;background:none;color:inherit;cursor:pointer;padding:0 2px;font-size:11px;width:16px}
 .tbnb .tbnb-group-count{color:var(--tbnb-fg2, #888);font-weight:400;font-size:11px}
