@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-import re
 import threading
 import time
 import weakref
@@ -26,7 +25,7 @@ from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe
 from ..cards.board import CardMethods
 from . import assets, shared
 from .cells import execution_count
-from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle, totals
+from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle
 from .dashboards import trait_mixins
 from .dashboards.scalar_axes import XAxis
 from .poll import Poller
@@ -40,13 +39,14 @@ from .protocol import (
     DEFAULT_RELOAD_INTERVAL,
     DEFAULT_SMOOTHING,
     HISTOGRAM_MODES,
-    PALETTE,
 )
 from .pushed import PushedReplies
-from .request import Reply, RequestError, Settings
+from .request import Reply, Settings
 from .resync import everything_changed
 from .router import Router
+from .run_colors import checked_colors, with_new_runs
 from .sources import MultiLogdir
+from .status import next_status
 from .traits import ChoiceList, RegexList, StrList
 from .view import view_frame
 
@@ -57,7 +57,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
 #: Python trait name -> name on the wire, where they differ (``view`` is ``Board.view``'s DataFrame).
 _WIRE_NAMES = {"view_state": "view"}
 _PY_NAMES = {wire: py for py, wire in _WIRE_NAMES.items()}
@@ -171,11 +170,10 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
 
     @validate("run_colors")
     def _check_colors(self, proposal: dict[str, Any]) -> dict[str, str]:
-        colors = dict(proposal["value"])
-        bad = {run: c for run, c in colors.items() if not _COLOR.fullmatch(c)}
-        if bad:
-            raise TraitError(f"run_colors must be '#rrggbb' strings; got {bad}")
-        return {run: c.lower() for run, c in colors.items()}
+        try:
+            return checked_colors(dict(proposal["value"]))
+        except ValueError as err:
+            raise TraitError(str(err)) from None
 
     # -- the wire name of view_state ---------------------------------------------------------------
 
@@ -307,30 +305,16 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
     def _color_runs(self, runs: list[str]) -> None:
         """Give each new run the next palette colour, keeping colours already set."""
         with self._state_lock:
-            colors = dict(self.run_colors)
-            fresh = [r for r in sorted(runs) if r not in colors]
-            if not fresh:
-                return
-            for run in fresh:
-                colors[run] = PALETTE[self._colors_given % len(PALETTE)]
-                self._colors_given += 1
-            self.run_colors = colors
+            colors, self._colors_given = with_new_runs(self.run_colors, runs, self._colors_given)
+            if colors is not None:
+                self.run_colors = colors
 
     def _push_status(self, changed_at: float | None, message: str | None = None) -> None:
         """Set ``status`` if any field differs; ``last_reload`` moves only when data changed."""
         with self._state_lock:
-            old = dict(self.status)
-            missing = self._source.missing()
-            if message is None and missing:
-                message = f"waiting for {', '.join(missing)} to be created"
-            if message is None and self._removed:
-                message = f"removed from the logdir, their data dropped: {', '.join(self._removed)}"
-            if (changed_at is None and old and message == old.get("message") and self.polling == old.get("polling")
-                    and len(self._source.problems) == old.get("problems")):
-                return  # an idle tick: skip counting every series
-            status = {**totals(self._source), "polling": self.polling, "message": message,
-                      "last_reload": changed_at if changed_at is not None else old.get("last_reload")}
-            if status != old:
+            status = next_status(self._source, dict(self.status), polling=self.polling, removed=self._removed,
+                                 changed_at=changed_at, message=message)
+            if status is not None:
                 self.status = status
 
     def _stop(self) -> None:
