@@ -97,15 +97,14 @@ def _gathered_strings(a: np.ndarray, starts: np.ndarray, stops: np.ndarray) -> l
     return out.tolist()
 
 
-def _strings(blob: bytes, starts: np.ndarray, stops: np.ndarray, repeated: bool = False,
-             a: np.ndarray | None = None) -> list[str]:
-    """The UTF-8 strings at the given byte ranges of ``blob`` (``a``: the same bytes as uint8).
+def _strings(blob: bytes, starts: np.ndarray, stops: np.ndarray, repeated: bool = False) -> list[str]:
+    """The UTF-8 strings at the given byte ranges of ``blob``.
 
     With ``repeated`` (ops, devices), equal strings share one object: a 100,000-node graph
     holds a few hundred distinct ops.
     """
-    if a is not None and len(starts):
-        fast = _gathered_strings(a, starts, stops)
+    if len(starts):
+        fast = _gathered_strings(np.frombuffer(blob, dtype=np.uint8), starts, stops)
         if fast is not None:
             if repeated:
                 shared: dict[str, str] = {}
@@ -144,10 +143,10 @@ def _columns(data: bytes) -> _Columns:
     blob = b"".join(nodes)
     a = np.frombuffer(blob, dtype=np.uint8)
     fields = scan(a, starts, stops)
-    names = _strings(blob, *last_of(fields, NAME, n), a=a)
-    ops, devices = (_strings(blob, *last_of(fields, f, n), repeated=True, a=a) for f in (OP, DEVICE))
+    names = _strings(blob, *last_of(fields, NAME, n))
+    ops, devices = (_strings(blob, *last_of(fields, f, n), repeated=True) for f in (OP, DEVICE))
     sel = fields.field == INPUT
-    inputs = _strings(blob, fields.start[sel], fields.stop[sel], a=a)
+    inputs = _strings(blob, fields.start[sel], fields.stop[sel])
     s_start, s_stop = shapes_ranges(a, fields, n)
     keys = list(map(blob.__getitem__, map(slice, s_start.tolist(), s_stop.tolist())))
     decoded: dict[bytes, list[Shape]] = {b"": []}
