@@ -21,9 +21,11 @@ import pytest
 # below is made before any tbnb code runs.
 os.environ.setdefault("GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT", "false")
 
-import tbnb  # noqa: E402
-from tbnb.reader.logdir import Logdir, LogdirError  # noqa: E402
-from tbnb.testing import EventWriter  # noqa: E402
+import tbnb
+from tbnb.reader.logdir import Logdir, LogdirError
+from tbnb.testing import EventWriter
+
+from .remote_logs import grow, sweep
 
 gcsfs = pytest.importorskip("gcsfs")
 emulator = pytest.importorskip("gcp_storage_emulator.server")
@@ -90,12 +92,7 @@ def upload(endpoint: str, bucket: str, local: Path, prefix: str) -> None:
 
 def test_discovery_and_incremental_reloads(tmp_path: Path, server: tuple[str, Served], bucket: str) -> None:
     endpoint, served = server
-    writers = {name: EventWriter(tmp_path / name) for name in ("train", "eval", "sweep/t1")}
-    for step in range(200):
-        for w in writers.values():
-            w.add_scalar("loss", 1.0 / (step + 1), step)
-    for w in writers.values():
-        w.flush()
+    writers = sweep(tmp_path)
     upload(endpoint, bucket, tmp_path, "exp")
     served.take()
     lg = Logdir(f"gs://{bucket}/exp", storage_options=options(endpoint))
@@ -107,14 +104,10 @@ def test_discovery_and_incremental_reloads(tmp_path: Path, server: tuple[str, Se
     assert not lg.reload()  # nothing new: one listing, no object read
     assert served.take() == (1, 0, 0)
 
-    sizes = {name: w.path.stat().st_size for name, w in writers.items()}
-    for step in range(200, 230):
-        writers["train"].add_scalar("loss", 0.0, step)
-    writers["train"].flush()
+    grown = grow(writers["train"], range(200, 230))
     upload(endpoint, bucket, tmp_path, "exp")  # every object re-uploaded whole; one grew
     served.take()
     result = lg.reload()
-    grown = writers["train"].path.stat().st_size - sizes["train"]
     assert result.points == {("train", "loss"): 30}
     assert served.take() == (1, 1, grown)  # only the new bytes of the grown object
     assert lg.scalars("train", "loss").step.tolist() == list(range(230))

@@ -18,6 +18,8 @@ import tbnb
 from tbnb.reader.logdir import Logdir, LogdirError
 from tbnb.testing import EventWriter
 
+from .remote_logs import grow, sweep
+
 pytest.importorskip("s3fs")
 boto3 = pytest.importorskip("boto3")
 moto_server = pytest.importorskip("moto.server")
@@ -85,12 +87,7 @@ class Requests:
 
 
 def test_discovery_and_incremental_reloads(tmp_path: Path, endpoint: str, bucket: str) -> None:
-    writers = {name: EventWriter(tmp_path / name) for name in ("train", "eval", "sweep/t1")}
-    for step in range(200):
-        for w in writers.values():
-            w.add_scalar("loss", 1.0 / (step + 1), step)
-    for w in writers.values():
-        w.flush()
+    writers = sweep(tmp_path)
     upload(endpoint, bucket, tmp_path, "exp")
     client(endpoint).put_object(Bucket=bucket, Key="exp/train/", Body=b"")  # a writer's directory marker
     lg = Logdir(f"s3://{bucket}/exp", storage_options=options(endpoint))
@@ -105,14 +102,10 @@ def test_discovery_and_incremental_reloads(tmp_path: Path, endpoint: str, bucket
     assert not lg.reload()  # nothing new: one listing, no read
     assert requests.take() == ({"ListObjectsV2": 1}, 0)
 
-    sizes = {name: w.path.stat().st_size for name, w in writers.items()}
-    for step in range(200, 230):
-        writers["train"].add_scalar("loss", 0.0, step)
-    writers["train"].flush()
+    grown = grow(writers["train"], range(200, 230))
     upload(endpoint, bucket, tmp_path, "exp")  # every object re-uploaded whole; one grew
     result = lg.reload()
     calls, transferred = requests.take()
-    grown = writers["train"].path.stat().st_size - sizes["train"]
     assert result.points == {("train", "loss"): 30}
     assert calls == {"ListObjectsV2": 1, "GetObject": 1} and transferred == grown
     print(f"reload after growth: {calls}, {transferred} bytes (grown by {grown})")
