@@ -651,6 +651,11 @@ class PendingCell:
         :func:`notebook_state`. Raises AssertionError if the cell raised."""
         return _wait_executed(self.page, self.name, self.before, [self.code_index], timeout)
 
+    def finished(self) -> bool:
+        """Whether the cell's run has ended (it has its new execution count), from the model."""
+        count = _code_counts(notebook_state(self.page, self.name))[self.code_index]
+        return count is not None and count != self.before[self.code_index]
+
 
 def start_cell(page, name: str, index: int) -> PendingCell:
     """Start cell ``index`` (0-based, among all cells) of the open notebook ``name`` the way a
