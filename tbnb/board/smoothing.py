@@ -20,6 +20,40 @@ def clamp_weight(weight: float) -> float:
     return min(1.0, max(0.0, w))
 
 
+#: Points per block of the blocked recurrence (``_ema``): one B x B matrix product covers every
+#: block's inner sums, and a Python step per block carries the average across blocks.
+BLOCK = 64
+
+
+def _ema(ys: np.ndarray, w: float) -> np.ndarray:
+    """The running average ``last_k = w * last_{k-1} + (1 - w) * y_k`` (``last_{-1} = 0``) of
+    finite ``ys``, without a Python step per point (a step table over a 20,000-point series took
+    ~15 ms a run that way, and held the kernel while the first cards were drawn).
+
+    Blocked: inside a block of B points, ``last`` is the carry from the block before times
+    ``w^(j+1)`` plus ``(1 - w)`` times a weighted sum of the block's points, and those sums of
+    every block are one matrix product. Sums in another order than the page's loop: the result
+    differs from it by rounding only (a few ulps of the series' magnitude)."""
+    n = len(ys)
+    blocks = -(-n // BLOCK)
+    padded = np.zeros(blocks * BLOCK, dtype=np.float64)
+    padded[:n] = ys
+    j = np.arange(BLOCK)
+    # M[i, j] = w^(j - i) for i <= j: how point i of a block weighs in the block's sum at j.
+    with np.errstate(under="ignore"):
+        gap = j[None, :] - j[:, None]
+        weights = np.where(gap >= 0, np.float64(w) ** np.maximum(gap, 0), 0.0)
+        inner = padded.reshape(blocks, BLOCK) @ weights
+        carry_weight = np.float64(w) ** (j + 1)
+    carries = np.empty(blocks, dtype=np.float64)
+    carry, step, ends = 0.0, float(carry_weight[-1]), ((1 - w) * inner[:, -1]).tolist()
+    for b, end in enumerate(ends):
+        carries[b] = carry
+        carry = carry * step + end
+    last = (1 - w) * inner + carries[:, None] * carry_weight[None, :]
+    return last.reshape(-1)[:n]
+
+
 def smooth(values: np.ndarray, weight: float, upto: int | None = None) -> np.ndarray:
     """Smoothed copy of ``values`` (float64); with ``upto``, only its first ``upto`` points.
 
@@ -35,12 +69,15 @@ def smooth(values: np.ndarray, weight: float, upto: int | None = None) -> np.nda
         return ys[:n].copy()
     w = clamp_weight(weight)
     out = ys[:n].copy()
-    last = 0.0
-    count = 0
-    for i, y in enumerate(ys[:n].tolist()):
-        if not math.isfinite(y):
-            continue
-        last = last * w + (1 - w) * y
-        count += 1
-        out[i] = last if w == 1 else last / (1 - w ** count)
+    finite = np.isfinite(out)  # the others pass through and do not count
+    kept = out[finite]
+    if not len(kept):
+        return out
+    if w == 1:
+        out[finite] = 0.0  # the average never moves from its start, and is not debiased
+        return out
+    last = _ema(kept, w)
+    count = np.arange(1, len(kept) + 1, dtype=np.float64)
+    with np.errstate(under="ignore"):
+        out[finite] = last / (1 - np.float64(w) ** count)
     return out

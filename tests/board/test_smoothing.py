@@ -1,0 +1,73 @@
+"""The kernel's smoothing (tbnb/board/smoothing.py) against TensorBoard's loop, one step per point.
+
+The kernel sums in blocks (a matrix product per series) instead of the page's loop; these tests
+hold it to the loop's values within rounding of the series' magnitude, on generated series long
+enough to cross many blocks, with non-finite values, every kind of weight and the "constant"
+rule. (tests/board/dashboards/test_step_table.py checks it against js/src/smoothing.js too.)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tbnb.board.smoothing import BLOCK, smooth
+
+from .dashboards.test_step_table import reference_smooth as loop_smooth  # the loop, one step per point
+
+EPS = np.finfo(np.float64).eps
+
+
+def assert_close_to_loop(ys: np.ndarray, w: float) -> None:
+    got = smooth(ys, w)
+    want = np.asarray(loop_smooth(ys.tolist(), w), dtype=np.float64)
+    assert got.shape == want.shape
+    finite = np.isfinite(want)
+    # Non-finite values pass through exactly, at their places.
+    assert np.array_equal(got[~finite], want[~finite], equal_nan=True)
+    assert np.isfinite(got[finite]).all()
+    if finite.any():
+        scale = float(np.max(np.abs(ys[np.isfinite(ys)])))
+        worst = float(np.max(np.abs(got[finite] - want[finite])))
+        assert worst <= 16 * EPS * scale, (w, len(ys), worst / scale)
+
+
+@pytest.mark.parametrize("w", [0.0, 0.1, 0.6, 0.9, 0.99, 0.999, 1.0])
+def test_long_series_match_the_loop(w: float) -> None:
+    rng = np.random.default_rng(int(w * 1000))
+    for n in (1, 2, BLOCK - 1, BLOCK, BLOCK + 1, 5 * BLOCK + 3, 20_000):
+        assert_close_to_loop(rng.normal(size=n).cumsum(), w)
+
+
+def test_generated_series_with_gaps_and_magnitudes_match_the_loop() -> None:
+    rng = np.random.default_rng(16)
+    for _ in range(1500):
+        n = int(rng.integers(1, 4 * BLOCK))
+        w = float(rng.choice([0.0, 0.5, 0.6, 0.95, 1.0, rng.random()]))
+        ys = rng.normal(size=n).cumsum() * 10.0 ** int(rng.integers(-8, 9))
+        if rng.random() < 0.4:
+            ys[rng.integers(0, n, size=max(1, n // 7))] = rng.choice([np.nan, np.inf, -np.inf])
+        assert_close_to_loop(ys, w)
+
+
+def test_a_prefix_is_the_start_of_the_whole() -> None:
+    ys = np.random.default_rng(3).normal(size=1000)
+    whole = smooth(ys, 0.8)
+    for upto in (0, 1, 63, 64, 65, 999, 1000, 5000):
+        part = smooth(ys, 0.8, upto=upto)
+        assert len(part) == min(upto, 1000)
+        assert np.allclose(part, whole[: len(part)], rtol=0, atol=16 * EPS * float(np.abs(ys).max()))
+
+
+def test_edge_cases_as_tensorboard() -> None:
+    assert smooth(np.array([]), 0.6).size == 0
+    assert smooth(np.array([4.0, 4.0, 4.0]), 0.5).tolist() == [4.0, 4.0, 4.0]  # constant: unchanged
+    assert smooth(np.array([1.0, 2.0]), 1.0).tolist() == [0.0, 0.0]  # weight 1: never moves
+    assert smooth(np.array([1.0, 3.0]), 0.0).tolist() == [1.0, 3.0]
+    only_gaps = smooth(np.array([np.nan, np.inf, 1.0]), 0.6)
+    assert math.isnan(only_gaps[0]) and only_gaps[1] == math.inf and only_gaps[2] == 1.0
+    # A non-finite weight counts as 0, and weights are clamped to [0, 1].
+    assert smooth(np.array([1.0, 3.0]), math.nan).tolist() == [1.0, 3.0]
+    assert smooth(np.array([1.0, 2.0]), 7.0).tolist() == [0.0, 0.0]
