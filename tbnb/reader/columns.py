@@ -1,7 +1,17 @@
-"""Scalar series as columns, with step preemption.
+"""Scalar series as columns, with step preemption, in 12 bytes a point where the log allows.
 
-Scalars keep every point in three numpy columns (step int64, wall_time float64, value float64):
-24 bytes a point, millions of points in tens of MB, never sampled away.
+Scalars keep every point, never sampled away, in three columns:
+
+- steps as a start and a stride while they are regular (most logs write a step counter that
+  moves by one, or by the logging interval: no bytes a point), an int64 column from the first
+  point that breaks the progression;
+- wall times as written (float64);
+- values in float32 while every value is one exactly (a TF1 ``simple_value`` is a float32 on
+  the wire, and so are TF2 scalars of dtype float), float64 from the first that is not: no value
+  is ever rounded.
+
+So a regular float32 series holds 12 bytes a point (24 with a plain int64/float64 layout);
+``columns()`` hands out int64 steps and float64 values whatever is held.
 
 Preemption (TensorBoard's Rust loader, always on unless purging is turned off): a point at step
 ``s`` drops the points already held at steps ``>= s``, so restarts and re-written steps look
@@ -15,48 +25,136 @@ import numpy as np
 _GROWTH = 1.5
 
 
-class ScalarColumns:
-    """One scalar series: step, wall_time and value columns with amortised appends."""
+def _float32_exact(values: np.ndarray) -> np.ndarray | None:
+    """``values`` as float32 if that loses nothing (NaN stays NaN; infinities and signed zeros
+    are float32s), else None."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        narrow = values.astype(np.float32)
+        same = narrow.astype(np.float64) == values
+    if same.all() or (same | np.isnan(values)).all():
+        return narrow
+    return None
 
-    __slots__ = ("_step", "_wall", "_value", "n")
+
+class ScalarColumns:
+    """One scalar series: step, wall_time and value columns with amortised appends.
+
+    ``_step`` is None while the steps are regular: point i is at ``_start + _stride * i``
+    (``_stride`` is None until a second point fixes it; it is always positive).
+    """
+
+    __slots__ = ("_step", "_start", "_stride", "_wall", "_value", "n")
 
     def __init__(self) -> None:
-        self._step = np.empty(0, dtype=np.int64)
+        self._step: np.ndarray | None = None
+        self._start = 0
+        self._stride: int | None = None
         self._wall = np.empty(0, dtype=np.float64)
-        self._value = np.empty(0, dtype=np.float64)
+        self._value = np.empty(0, dtype=np.float32)
         self.n = 0
 
     @property
     def nbytes(self) -> int:
         """Bytes held by the columns, spare capacity included."""
-        return self._step.nbytes + self._wall.nbytes + self._value.nbytes
+        return (0 if self._step is None else self._step.nbytes) + self._wall.nbytes + self._value.nbytes
+
+    # -- steps -------------------------------------------------------------------------------------
+
+    def _steps(self) -> np.ndarray:
+        """The held steps (a view of the column, or the progression written out)."""
+        if self._step is not None:
+            return self._step[: self.n]
+        return self._start + (self._stride or 1) * np.arange(self.n, dtype=np.int64)
+
+    def _last_step(self) -> int:
+        if self._step is not None:
+            return int(self._step[self.n - 1])
+        return self._start + (self._stride or 1) * (self.n - 1)
+
+    def _continues(self, steps: np.ndarray) -> int | None:
+        """The stride with which ``steps`` continue the held progression, or None if they do not
+        (int64 arithmetic wraps alike here and in ``_steps``, so whatever matches is exact)."""
+        m = len(steps)
+        if self.n == 0:
+            if m == 1:
+                return 0  # one point: no stride yet
+            stride = int(steps[1]) - int(steps[0])
+            first = int(steps[0])
+        else:
+            first = self._start
+            stride = self._stride if self._stride is not None else int(steps[0]) - self._start
+        if stride <= 0 or stride >= 1 << 62 or abs(first) >= 1 << 62:
+            return None
+        expect = first + stride * np.arange(self.n, self.n + m, dtype=np.int64)
+        return stride if np.array_equal(expect, steps) else None
+
+    def _write_steps(self, steps: np.ndarray) -> None:
+        """Steps of the points about to be appended at ``n`` (the columns have room for them)."""
+        if self._step is None:
+            stride = self._continues(steps)
+            if stride is not None:
+                if self.n == 0:  # a new progression (the first fill, or after a purge of all)
+                    self._start, self._stride = int(steps[0]), None
+                if stride:
+                    self._stride = stride
+                return
+            held = self._steps()
+            self._step = np.empty(max(len(self._wall), self.n + len(steps)), dtype=np.int64)
+            self._step[: self.n] = held
+        self._step[self.n : self.n + len(steps)] = steps
+
+    # -- values ------------------------------------------------------------------------------------
+
+    def _narrowed(self, values: np.ndarray) -> np.ndarray:
+        """``values`` in the value column's dtype, widening the column first if float32 would
+        round one of them."""
+        values = np.asarray(values, dtype=np.float64)
+        if self._value.dtype == np.float32:
+            narrow = _float32_exact(values)
+            if narrow is not None:
+                return narrow
+            wide = np.empty(len(self._value), dtype=np.float64)
+            wide[: self.n] = self._value[: self.n]
+            self._value = wide
+        return values
+
+    # -- growth ------------------------------------------------------------------------------------
 
     def _reserve(self, extra: int) -> None:
         need = self.n + extra
-        cap = len(self._step)
+        cap = len(self._wall)
         if need <= cap:
             return
-        # Exact on the first fill (a cold load appends a whole file at once: 24 bytes a point),
-        # geometric afterwards so that live appends stay amortised.
+        # Exact on the first fill (a cold load appends a whole file at once), geometric
+        # afterwards so that live appends stay amortised.
         new_cap = need if cap == 0 else max(need, int(cap * _GROWTH))
         for name in ("_step", "_wall", "_value"):
+            old = getattr(self, name)
+            if old is None:
+                continue
             try:  # realloc where it lies (often without a copy); numpy refuses if it is viewed
-                getattr(self, name).resize(new_cap)
+                old.resize(new_cap)
             except ValueError:
-                old = getattr(self, name)
                 new = np.empty(new_cap, dtype=old.dtype)
                 new[: self.n] = old[: self.n]
                 setattr(self, name, new)
 
     def purge(self, step: int) -> int:
         """Drop the points at steps ``>= step``; return how many were dropped."""
-        keep = int(np.count_nonzero(self._step[: self.n] < step))
-        if keep == self.n:
+        if self.n == 0:
             return 0
-        if np.all(np.diff(self._step[: self.n]) > 0):  # sorted (the usual case): a cut
+        if self._step is None:  # increasing: a cut
+            keep = 0 if step <= self._start else min(self.n, -(-(step - self._start) // (self._stride or 1)))
             dropped, self.n = self.n - keep, keep
             return dropped
-        mask = self._step[: self.n] < step
+        held = self._step[: self.n]
+        keep = int(np.count_nonzero(held < step))
+        if keep == self.n:
+            return 0
+        if np.all(np.diff(held) > 0):  # sorted (the usual case): a cut
+            dropped, self.n = self.n - keep, keep
+            return dropped
+        mask = held < step
         for name in ("_step", "_wall", "_value"):
             col = getattr(self, name)
             col[:keep] = col[: self.n][mask]
@@ -74,38 +172,41 @@ class ScalarColumns:
             return
         steps = np.asarray(steps, dtype=np.int64)
         if preempt and (m == 1 or bool((steps[1:] > steps[:-1]).all())) and not (
-                self.n and self._step[self.n - 1] >= steps[0]):
+                self.n and self._last_step() >= steps[0]):
             preempt = False  # increasing steps after the held ones (the usual case): nothing to drop
-        if self.n == 0 and len(self._step) == 0 and not preempt:
-            # The first fill (a cold load appends each series once): the batch's columns,
-            # copied so as not to keep the batch's arrays alive, become the series'.
-            self._step = np.array(steps, dtype=np.int64)
-            self._wall = np.array(walls, dtype=np.float64)
-            self._value = np.array(values, dtype=np.float64)
-            self.n = m
-            return
         if preempt:
             suffix_min = np.minimum.accumulate(steps[::-1])[::-1]
             keep = np.ones(m, dtype=bool)
             keep[:-1] = steps[:-1] < suffix_min[1:]
             # Preempted series hold increasing steps: only a batch reaching back below the last
             # held step purges (a check of one value, not of every held point, on each poll).
-            if self.n and self._step[self.n - 1] >= suffix_min[0]:
+            if self.n and self._last_step() >= suffix_min[0]:
                 self.purge(int(suffix_min[0]))
             if not keep.all():
                 steps, walls, values = steps[keep], np.asarray(walls)[keep], np.asarray(values)[keep]
                 m = len(steps)
+        values = self._narrowed(values)
+        if self.n == 0 and len(self._wall) == 0:
+            # The first fill (a cold load appends each series once): copies of the batch's
+            # columns (so as not to keep the batch's arrays alive) become the series'.
+            self._wall = np.array(walls, dtype=np.float64)
+            self._value = values if values.dtype == np.float32 else values.copy()
+            self._write_steps(steps)
+            self.n = m
+            return
         self._reserve(m)
+        self._write_steps(steps)
         end = self.n + m
-        self._step[self.n : end] = steps
         self._wall[self.n : end] = walls
         self._value[self.n : end] = values
         self.n = end
 
     def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Copies of the three columns, in step order (stable, so equal steps keep arrival order)."""
-        step, wall, value = self._step[: self.n], self._wall[: self.n], self._value[: self.n]
-        if self.n > 1 and not np.all(step[1:] >= step[:-1]):
+        """Copies of the three columns (int64 steps, float64 wall times and values), in step
+        order (stable, so equal steps keep arrival order)."""
+        step, wall = self._steps(), self._wall[: self.n]
+        value = self._value[: self.n].astype(np.float64)  # a copy in any dtype
+        if self._step is not None and self.n > 1 and not np.all(step[1:] >= step[:-1]):
             order = np.argsort(step, kind="stable")
             return step[order], wall[order], value[order]
-        return step.copy(), wall.copy(), value.copy()
+        return step.copy() if self._step is not None else step, wall.copy(), value

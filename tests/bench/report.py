@@ -86,7 +86,7 @@ def targets(summary: dict[str, Any]) -> list[Target]:
         reload_target.status, reload_target.note = "FAIL", f"reload saw {seen} points, {appended} appended"
     out.append(reload_target)
     a = by_key.get("a", {})
-    bpp = Target("bytes per stored scalar point (a)", a.get("bytes_per_point"), "<=", 24.0)
+    bpp = Target("bytes per stored scalar point (a)", a.get("bytes_per_point"), "<=", 12.0)
     if a.get("store_error"):
         bpp.status, bpp.note = "ERROR", a["store_error"]
     out.append(bpp)

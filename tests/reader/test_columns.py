@@ -56,10 +56,25 @@ def test_purge_drops_steps_at_and_after() -> None:
     assert cols.purge(100) == 0
 
 
-def test_cold_fill_holds_24_bytes_a_point() -> None:
+def test_cold_fill_of_a_regular_float32_series_holds_12_bytes_a_point() -> None:
+    """Steps by a stride (no bytes), wall times float64, values float32 (what simple_value holds)."""
     cols = ScalarColumns()
-    cols.extend(np.arange(1000), np.zeros(1000), np.zeros(1000))
+    values = np.random.default_rng(0).normal(size=1000).astype(np.float32).astype(np.float64)
+    cols.extend(np.arange(5, 5 + 10 * 1000, 10), np.arange(1000) * 0.5, values)
+    assert cols.nbytes == 12 * 1000
+    step, wall, value = cols.columns()
+    assert step.dtype == np.int64 and value.dtype == np.float64
+    assert step.tolist() == list(range(5, 10005, 10)) and np.array_equal(value, values)
+
+
+def test_irregular_steps_and_double_values_take_24_bytes_a_point_and_lose_nothing() -> None:
+    cols = ScalarColumns()
+    steps = np.array([0, 1, 3, 4, 9] * 200) + np.repeat(np.arange(200) * 10, 5)
+    values = np.full(1000, 0.1)  # not a float32
+    cols.extend(steps, np.zeros(1000), values)
     assert cols.nbytes == 24 * 1000
+    step, _, value = cols.columns()
+    assert step.tolist() == steps.tolist() and value.tolist() == [0.1] * 1000
 
 
 def test_nan_and_inf_are_kept() -> None:
@@ -74,12 +89,80 @@ def test_columns_grow_in_place_or_by_copy_and_keep_every_point() -> None:
     copy when something does); every point stays, and an outstanding view keeps its values."""
     cols = ScalarColumns()
     cols.extend(np.arange(1000), np.arange(1000) * 0.5, -np.arange(1000.0))
-    assert cols.nbytes == 24 * 1000  # the cold fill is exact
-    held = cols._step[:10]  # something viewing the step column: its growth must copy
+    assert cols.nbytes == 12 * 1000  # the cold fill is exact (regular steps, float32 values)
+    held = cols._wall[:10]  # something viewing the wall time column: its growth must copy
     for lo in range(1000, 5000, 700):
         n = min(700, 5000 - lo)
         cols.extend(np.arange(lo, lo + n), np.arange(lo, lo + n) * 0.5, -np.arange(lo, lo + n, dtype=float))
     step, wall, value = cols.columns()
     assert step.tolist() == list(range(5000))
     assert wall.tolist() == (np.arange(5000) * 0.5).tolist() and value.tolist() == (-np.arange(5000.0)).tolist()
-    assert held.tolist() == list(range(10))
+    assert held.tolist() == (np.arange(10) * 0.5).tolist()
+
+
+class Reference:
+    """Every rule one point at a time, in plain lists: what ScalarColumns must hold."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[int, float, float]] = []
+
+    def extend(self, steps, walls, values, preempt: bool = True) -> None:
+        for s, w, v in zip(steps.tolist(), walls.tolist(), values.tolist()):
+            if preempt:
+                self.points = [p for p in self.points if p[0] < s]
+            self.points.append((s, w, v))
+
+    def purge(self, step: int) -> int:
+        before = len(self.points)
+        self.points = [p for p in self.points if p[0] < step]
+        return before - len(self.points)
+
+    def columns(self):
+        ordered = sorted(self.points, key=lambda p: p[0])  # stable: equal steps keep arrival order
+        return [p[0] for p in ordered], [p[1] for p in ordered], [p[2] for p in ordered]
+
+
+def _batch(rng: np.random.Generator, next_step: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    m = int(rng.integers(0, 40))
+    kind = rng.integers(0, 4)
+    if kind == 0:  # the progression goes on (most polls)
+        steps = next_step + np.arange(m) * int(rng.choice([1, 1, 10]))
+    elif kind == 1:  # a restart below, or a gap
+        steps = int(rng.integers(next_step - 30, next_step + 30)) + np.arange(m)
+    else:  # anything, duplicates and huge steps included
+        steps = rng.choice([rng.integers(0, 60, m), rng.integers(-2**62, 2**62, m)]).astype(np.int64)
+    values = rng.normal(size=m)
+    if rng.random() < 0.6:
+        values = values.astype(np.float32).astype(np.float64)  # as simple_value writes them
+    if m and rng.random() < 0.3:
+        values[rng.integers(0, m)] = rng.choice([np.nan, np.inf, -np.inf, -0.0, 1e300, 1e-310])
+    return steps.astype(np.int64), rng.normal(size=m) * 1e9, values
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_compact_columns_hold_what_plain_lists_hold(seed: int) -> None:
+    """Generated polls (progressions, restarts, gaps, duplicates, purges, float32 and double
+    values, NaN and infinities) give the same points as the one-by-one reference, bit for bit."""
+    rng = np.random.default_rng(seed)
+    preempt = bool(rng.random() < 0.8)
+    cols, ref = ScalarColumns(), Reference()
+    next_step = int(rng.integers(-5, 5))
+    for _ in range(int(rng.integers(1, 8))):
+        if rng.random() < 0.15:
+            at = int(rng.integers(-10, 80))
+            assert cols.purge(at) == ref.purge(at)
+            continue
+        steps, walls, values = _batch(rng, next_step)
+        cols.extend(steps, walls, values, preempt)
+        ref.extend(steps, walls, values, preempt)
+        if len(steps):
+            next_step = min(max(int(steps[-1]) + 1, -100), 10**6)
+        assert cols.n == len(ref.points)
+    step, wall, value = cols.columns()
+    want_step, want_wall, want_value = ref.columns()
+    assert step.dtype == np.int64 and wall.dtype == np.float64 and value.dtype == np.float64
+    assert step.tolist() == want_step
+    assert wall.tolist() == want_wall
+    want = np.array(want_value, dtype=np.float64)
+    assert np.array_equal(value, want, equal_nan=True)
+    assert np.array_equal(np.signbit(value), np.signbit(want))  # -0.0 stays -0.0
