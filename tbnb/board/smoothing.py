@@ -43,7 +43,9 @@ def _ema(ys: np.ndarray, w: float) -> np.ndarray:
     with np.errstate(under="ignore"):
         gap = j[None, :] - j[:, None]
         weights = np.where(gap >= 0, np.float64(w) ** np.maximum(gap, 0), 0.0)
-        inner = padded.reshape(blocks, BLOCK) @ weights
+        # einsum, not a BLAS product: BLAS threads spinning on a small machine held up the page
+        # drawing the first cards beside the kernel (~50-100 ms a table), for no gain at this size.
+        inner = np.einsum("bi,ij->bj", padded.reshape(blocks, BLOCK), weights)
         carry_weight = np.float64(w) ** (j + 1)
     carries = np.empty(blocks, dtype=np.float64)
     carry, step, ends = 0.0, float(carry_weight[-1]), ((1 - w) * inner[:, -1]).tolist()

@@ -9,7 +9,6 @@ board's, or ``zoom=``) keeps the points in its x range and sets the axis to it.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -17,56 +16,13 @@ import numpy as np
 from ..board.dashboards.common import x_values
 from ..board.dashboards.scalars import in_range, read
 from ..board.downsample import minmax_downsample
+from ..board.smoothing import smooth
 from .charts import AXIS, XAxis, base_layout, compact, escape_plotly, make_figure, thousands
 from .output import Card
 from .view import CardView
 
 #: TensorBoard's opacity of the unsmoothed line (js scalars_plot.js).
 RAW_OPACITY = 0.25
-#: Points smoothed per matrix product (see ``smooth``).
-_BLOCK = 64
-
-
-def smooth(values: np.ndarray, weight: float) -> np.ndarray:
-    """TensorBoard's smoothing (js/src/smoothing.js): a debiased EMA in index order; non-finite
-    values pass through and do not enter the average; an all-equal series is returned as is.
-
-    The recurrence ``last = last * w + (1 - w) * y`` runs over the finite values in blocks: within
-    a block it is one matrix product (from a zero start), and the previous block's ``last`` is
-    carried in decayed by ``w ** (k + 1)``; so a loop of ``n / BLOCK`` steps, not ``n``.
-    """
-    y = np.asarray(values, dtype=np.float64)
-    out = y.copy()
-    w = min(1.0, max(0.0, weight)) if math.isfinite(weight) else 0.0
-    if y.size == 0 or np.all(y == y[0]):
-        return out
-    finite = np.flatnonzero(np.isfinite(y))
-    n = finite.size
-    if n == 0:
-        return out
-    if w == 1.0:  # the first finite value never decays away (and is never divided by 0)
-        out[finite] = 0.0
-        return out
-    block = min(_BLOCK, n)
-    k = np.arange(block)
-    gaps = k[:, None] - k[None, :]
-    with np.errstate(under="ignore"):
-        weights = np.where(gaps >= 0, (1 - w) * w ** np.maximum(gaps, 0), 0.0)  # [i, j]: y_j's share of last_i
-        decay = w ** (k + 1.0)
-    padded = np.zeros(-(-n // block) * block)
-    padded[:n] = y[finite]
-    partial = padded.reshape(-1, block) @ weights.T
-    last = np.empty_like(partial)
-    carry = 0.0
-    for b in range(partial.shape[0]):
-        last[b] = partial[b] + carry * decay
-        carry = last[b, -1]
-    with np.errstate(under="ignore"):
-        debias = 1 - w ** np.arange(1, n + 1, dtype=np.float64)
-    out[finite] = last.reshape(-1)[:n] / debias
-    return out
-
-
 def _lines(view: CardView, tag: str) -> list[dict[str, Any]]:
     """Per shown run holding ``tag`` as scalars: x, raw y, smoothed y in the zoom range, thinned."""
     runs = [r for r, p in view.tag_plugins(tag).items() if p == "scalars"]

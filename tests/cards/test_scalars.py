@@ -12,7 +12,7 @@ import pytest
 
 import tbnb
 from tbnb.board.protocol import PALETTE
-from tbnb.cards.scalars import smooth
+from tbnb.board.smoothing import smooth
 
 from .conftest import RUNS, STEPS, loss, traces_of
 
