@@ -105,8 +105,13 @@ class Logdir:
         """Whether the logdir is there now (a live board waits for a logdir that is not)."""
         return self.storage.exists()
 
-    def reload(self) -> ReloadResult:
-        """Discover runs and read only what is new in every event file; return what changed."""
+    def reload(self, first_bytes: int | None = None) -> ReloadResult:
+        """Discover runs and read only what is new in every event file; return what changed.
+
+        ``first_bytes``: read at most about that many new bytes of each file (whole records;
+        small files of a many-run batch whole) — a preview that names the runs and their first
+        tags at once; the next reload reads the rest (``unread_bytes`` says how much is left).
+        """
         result = ReloadResult()
         with self._lock:
             try:
@@ -131,7 +136,7 @@ class Logdir:
                     result.new_runs.append(name)
                 jobs.append((name, run, files))
             jobs = [job for job in jobs if job[1].changed(job[2])]  # a poll mostly finds one run grown
-            for (name, _, _), delta in zip(jobs, self._reload_runs(jobs)):
+            for (name, _, _), delta in zip(jobs, self._reload_runs(jobs, first_bytes)):
                 if delta.new_tags:
                     result.new_tags[name] = delta.new_tags
                 for tag, n in delta.points.items():
@@ -143,8 +148,16 @@ class Logdir:
                 self._problems[problem] = None
         return result
 
-    def _reload_runs(self, jobs: list[tuple[str, Run, list[FilePath]]]) -> list[RunDelta]:
-        """Reload runs, several at once when there are cores to spare.
+    def unread_bytes(self) -> int:
+        """Bytes of the event files (as the last reload saw them) not read yet: 0 once a reload
+        has read everything it found."""
+        with self._lock:
+            return sum(run.unread_bytes() for run in self._runs.values())
+
+    def _reload_runs(self, jobs: list[tuple[str, Run, list[FilePath]]],
+                     first_bytes: int | None = None) -> list[RunDelta]:
+        """Reload runs, several at once when there are cores to spare (``first_bytes``: see
+        ``reload``; tasks of an executor read everything).
 
         Runs share nothing, and the bulk paths spend their time in numpy calls that release
         the GIL, so threads give real parallelism without copying data between processes.
@@ -155,17 +168,18 @@ class Logdir:
         if self.bulk and len(jobs) >= BATCH_MIN_RUNS:  # many runs changed: their small files at once
             batched = reload_batched([(run, files) for _, run, files in jobs])
         rest = [job for job, delta in zip(jobs, batched) if delta is None]
-        done = iter(self._reload_each(rest))
+        done = iter(self._reload_each(rest, first_bytes))
         return [delta if delta is not None else next(done) for delta in batched]
 
-    def _reload_each(self, jobs: list[tuple[str, Run, list[FilePath]]]) -> list[RunDelta]:
+    def _reload_each(self, jobs: list[tuple[str, Run, list[FilePath]]],
+                     first_bytes: int | None = None) -> list[RunDelta]:
         """Reload runs one by one, on ``threads`` threads."""
         workers = min(len(jobs), self.threads)
         buffers = ReadBufferPool()  # one read buffer per worker, reused run after run
 
         def reload(job: tuple[str, Run, list[FilePath]]) -> RunDelta:
             with buffers.lease() as buffer:
-                return job[1].reload(job[2], buffer)
+                return job[1].reload(job[2], buffer, first_bytes)
 
         if workers <= 1:
             return [reload(job) for job in jobs]

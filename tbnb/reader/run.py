@@ -58,17 +58,19 @@ class Run:
         self.files: dict[FilePath, FileState] = {}
         self.data = RunData(capacities, purge_orphaned_data)
 
-    def reload(self, paths: list[FilePath], buffer: ReadBuffer | None = None) -> RunDelta:
+    def reload(self, paths: list[FilePath], buffer: ReadBuffer | None = None,
+               first_bytes: int | None = None) -> RunDelta:
         """Read what is new in every event file of the run (``paths`` in name order), into
         ``buffer`` (a buffer of its own if not given). A file that went away is reported; what
-        was read from it stays."""
+        was read from it stays. With ``first_bytes``, read at most about that many new bytes of
+        each file (whole records: a preview, which the next reload continues)."""
         delta = RunDelta()
         buffer = buffer or ReadBuffer()
         for gone in [p for p in self.files if p not in paths]:
             del self.files[gone]
             delta.problems.append(Problem(str(gone), 0, "event file is gone; the data read from it is kept"))
         for path in paths:
-            self._read_file(path, self.files.setdefault(path, FileState()), delta, buffer)
+            self._read_file(path, self.files.setdefault(path, FileState()), delta, buffer, first_bytes)
         self.data.flush(delta)
         delta.problems.sort(key=lambda p: (p.path, p.offset))
         return delta
@@ -99,7 +101,12 @@ class Run:
             return True
         return any(size != self.files[p].size or size != self.files[p].offset for p, size in zip(paths, sizes))
 
-    def _read_file(self, path: FilePath, state: FileState, delta: RunDelta, buffer: ReadBuffer) -> None:
+    def unread_bytes(self) -> int:
+        """Bytes of the run's files (as last seen) not read yet."""
+        return sum(max(0, s.size - s.offset) for s in self.files.values())
+
+    def _read_file(self, path: FilePath, state: FileState, delta: RunDelta, buffer: ReadBuffer,
+                   first_bytes: int | None = None) -> None:
         try:
             size = self.storage.size(path)
         except OSError as err:
@@ -113,11 +120,12 @@ class Run:
         if size == state.offset:
             return
         name = str(path)
+        end = size if first_bytes is None else min(size, state.offset + first_bytes)
         try:
             with self.storage.open(path) as fh:
                 chunk = READ_CHUNK
-                while state.offset < size:
-                    left = size - state.offset
+                while state.offset < end:
+                    left = end - state.offset
                     if chunk == READ_CHUNK < left:
                         chunk = _chunk_for(fh, state.offset)
                     fh.seek(state.offset)
@@ -129,6 +137,8 @@ class Run:
                     apply_batch(self.data, buf, framed, name, state.offset, delta, self.bulk)
                     state.offset += framed.consumed
                     if framed.consumed == 0:
+                        if end < size:
+                            break  # a preview ends at its first record that runs past it
                         if len(buf) < size - state.offset:
                             chunk *= 2  # one record larger than the chunk: read more at once
                             continue

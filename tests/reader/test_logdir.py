@@ -308,7 +308,8 @@ def test_a_reload_reads_only_the_runs_that_changed(tmp_path: Path, monkeypatch: 
     reloaded: list[str] = []
     real = run_module.Run.reload
     monkeypatch.setattr(run_module.Run, "reload",
-                        lambda self, paths, buffer=None: reloaded.append(self.name) or real(self, paths, buffer))
+                        lambda self, paths, buffer=None, first_bytes=None:
+                        reloaded.append(self.name) or real(self, paths, buffer, first_bytes))
     assert not lg.reload() and reloaded == []
     writers["b"].add_scalar("x", 2.0, 1)
     writers["b"].flush()
