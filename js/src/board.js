@@ -18,7 +18,7 @@ import { shownRuns } from "./runs.js";
 import { Sections } from "./sections.js";
 import { SettingsPane } from "./settings.js";
 import { styleElement } from "./style.js";
-import { parseIndex } from "./tag_index.js";
+import { parseIndex, sameLayout } from "./tag_index.js";
 import { watchTheme } from "./theme.js";
 import { trait } from "./traits.js";
 
@@ -377,10 +377,14 @@ class Board {
   }
 
   applyIndex(msg) {
+    const before = this.index;
     this.index = parseIndex(msg);
     this.order = this.index.order;
     this.header.renderProblems();
-    this.runsChanged();
+    // The same runs and tags again (the answer to the request after the index of a first pass,
+    // or a resync): the cards made from them stand, and laying them out again would only hold
+    // up the drawing of the lines about to arrive.
+    if (!sameLayout(before, this.index)) this.runsChanged();
   }
 
   destroy() {

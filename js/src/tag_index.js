@@ -45,3 +45,19 @@ export function parseIndex(msg) {
   }
   return { runs: names, colors, order, plugins, problems: (msg.problems || []).map(String) };
 }
+
+/** Whether two parsed indexes list the same runs (order and colours) and the same tags of each
+ * plugin with the same runs: what cards are made from. Point counts and problems may differ. */
+export function sameLayout(a, b) {
+  if (!a || !b || a.runs.length !== b.runs.length || a.plugins.size !== b.plugins.size) return false;
+  if (a.runs.some((run, i) => run !== b.runs[i] || a.colors.get(run) !== b.colors.get(run))) return false;
+  for (const [plugin, tags] of a.plugins) {
+    const other = b.plugins.get(plugin);
+    if (!other || other.size !== tags.size) return false;
+    for (const [tag, info] of tags) {
+      const next = other.get(tag);
+      if (!next || next.runs.length !== info.runs.length || next.runs.some((run, i) => run !== info.runs[i])) return false;
+    }
+  }
+  return true;
+}

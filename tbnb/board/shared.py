@@ -57,9 +57,9 @@ class _Shared:
         self.loaded = False
         self.lock = threading.RLock()
 
-    def reload(self, source: SharedSource) -> ReloadResult:
+    def reload(self, source: SharedSource, first_bytes: int | None = None) -> ReloadResult:
         with self.lock:
-            fresh = self.reader.reload()
+            fresh = self.reader.reload(first_bytes)
             self.loaded = True
             for other in self.sources:
                 if other is not source:
@@ -86,11 +86,11 @@ class SharedSource(MultiLogdir):
     def describe(self) -> str:
         return self.closed_as or super().describe()
 
-    def reload(self) -> ReloadResult:
+    def reload(self, first_bytes: int | None = None) -> ReloadResult:
         shared = self.shared
         if shared is None:
             raise RuntimeError("this Board's reader was released (the Board is closed)")
-        return shared.reload(self)
+        return shared.reload(self, first_bytes)
 
     def release(self) -> None:
         """This Board is done: the reader is dropped with the last Board that used it.

@@ -185,12 +185,13 @@ class MultiLogdir:
         """Every problem seen in any of the logdirs."""
         return [p for _, lg in self.entries for p in lg.problems]
 
-    def reload(self) -> ReloadResult:
-        """Reload every logdir (one at a time: each reloads its runs in parallel already)."""
+    def reload(self, first_bytes: int | None = None) -> ReloadResult:
+        """Reload every logdir (one at a time: each reloads its runs in parallel already);
+        ``first_bytes``: a preview, as ``Logdir.reload`` reads it."""
         merged = ReloadResult()
         with self._lock:
             for name, lg in self.entries:
-                part = lg.reload()
+                part = lg.reload(first_bytes)
                 merged.new_runs += [self._outer(name, r) for r in part.new_runs]
                 merged.removed_runs += [self._outer(name, r) for r in part.removed_runs]
                 merged.purged_runs += [self._outer(name, r) for r in part.purged_runs]
@@ -198,6 +199,10 @@ class MultiLogdir:
                 merged.points.update({(self._outer(name, r), t): n for (r, t), n in part.points.items()})
                 merged.problems += part.problems
         return merged
+
+    def unread_bytes(self) -> int:
+        """Bytes every logdir's last reload found and left unread (``Logdir.unread_bytes``)."""
+        return sum(lg.unread_bytes() for _, lg in self.entries)
 
     def to_pandas(self, kind: str = "scalars", groups: GroupSpec = None) -> pd.DataFrame:
         """``Logdir.to_pandas`` of every logdir, run names as merged (groups across logdirs)."""

@@ -28,6 +28,7 @@ from .cells import execution_count
 from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle
 from .dashboards import trait_mixins
 from .dashboards.scalar_axes import XAxis
+from .first_read import first_read
 from .poll import Poller
 from .preload import push_plotly_once
 from .protocol import (
@@ -131,8 +132,9 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         self._router = Router(self._source, self._settings, core, self._send_msg, self._pushed)
         super().__init__(_esm=esm, _css=assets.read_styles(), **settings)  # validates the settings
         self.on_msg(Board._route)
-        self._push_plotly()
+        push_plotly_once(self)  # before the first read: the page runs plotly.js meanwhile (preload.py)
         self._started = False
+        self._early_index = not load  # shown before it reads: push the index of a first pass
         if load:
             self.start()
 
@@ -143,13 +145,15 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         ``show`` and ``%tbnb`` make their Board with ``load=False``, display it, and then start
         it in the same cell: the page evaluates the Board's script and lays out its frame while
         the kernel reads, and its first requests, queued until the cell ends, find everything read.
+        On a big logdir such a Board is sent the index of each file's first bytes meanwhile, so
+        the page lays out its cards and queues its requests for them during the read (first_read.py).
         """
         if self._started:
             return
         self._started = True
         try:
             with self._tick_lock:
-                first = self._source.reload()
+                first = first_read(self._source, self._show_preview if self._early_index else None)
                 if self._reload_interval > 0:
                     self._poller = Poller(self, Board._poll_tick, self._reload_interval)
                     self._poller.start()
@@ -358,18 +362,11 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         """The settings the dashboards' handlers read, taken from the traits per request."""
         return Settings(x_axis=self.x_axis, max_blob_bytes=self.max_blob_bytes)
 
-    def _push_plotly(self) -> None:
-        """Send plotly.js's cartesian build once per kernel, unasked, before the first read of
-        the logdir.
-
-        A page asks for plotly.js only once its view renders, which is after the cell that
-        made the Board finishes; running the script then delays every chart. Sent now, the
-        page (anywidget delivers it to the model's ``initialize`` even before a view exists)
-        runs it while the kernel reads the logdir. The cartesian build draws what most
-        dashboards draw; a dashboard that needs the full build asks for it (assets.py).
-        Once per process: later Boards, and a reloaded page, ask as before.
-        """
-        push_plotly_once(self)
+    def _show_preview(self, preview: ReloadResult) -> None:
+        """The first read's first pass (first_read.py): run colours, then the index, pushed."""
+        self._absorb(preview, time.time(), notify=False)
+        with self._state_lock:  # start() holds the tick lock that _answer_index takes
+            self._send_msg(index_reply(self._source, dict(self.run_colors)), [])
 
     def _answer_plotly(self, content: dict[str, Any]) -> Reply:
         """``plotly``: a core request (core.py)."""

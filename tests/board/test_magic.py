@@ -117,7 +117,7 @@ def test_a_failing_first_read_closes_the_displayed_board(displayed: list, small_
                                                         monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     from tbnb.board.sources import MultiLogdir
 
-    def broken(self: MultiLogdir) -> None:
+    def broken(self: MultiLogdir, first_bytes: int | None = None) -> None:
         raise RuntimeError("the disk went away")
 
     monkeypatch.setattr(MultiLogdir, "reload", broken)

@@ -206,7 +206,7 @@ def test_first_board_of_a_kernel_sends_plotly_before_reading(monkeypatch: pytest
     monkeypatch.setattr(preload, "_plotly_pushed", False)
     monkeypatch.setattr(widget.Board, "send", lambda self, content, buffers=None: events.append((content, buffers)))
     reload = widget.MultiLogdir.reload
-    monkeypatch.setattr(widget.MultiLogdir, "reload", lambda self: events.append("read") or reload(self))
+    monkeypatch.setattr(widget.MultiLogdir, "reload", lambda self, first_bytes=None: events.append("read") or reload(self, first_bytes))
 
     plain = widget.Board(writer.path.parent.parent, reload_interval=0)  # a comm without a kernel (a script)
     plain.close()

@@ -1,7 +1,7 @@
 // The kernel's index -> runs in order, tags per plugin, colours and problems.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { parseIndex } from "../../js/src/tag_index.js";
+import { parseIndex, sameLayout } from "../../js/src/tag_index.js";
 
 test("runs keep the kernel's order; runs only named by tags come last; bad entries are skipped", () => {
   const index = parseIndex({
@@ -34,4 +34,25 @@ test("a tag listed twice for one plugin is merged", () => {
   });
   assert.deepEqual(index.plugins.get("scalars").get("loss"), { runs: ["a", "b"], points: { b: 3, a: 1 } });
   assert.deepEqual(parseIndex({}).runs, []);
+});
+
+test("sameLayout: the same runs, colours and tags with their runs; point counts and problems do not count", () => {
+  const base = {
+    runs: [{ name: "a", color: "#111111" }, { name: "b", color: "#222222" }],
+    tags: [{ tag: "loss", runs: ["a", "b"], points: { a: 10, b: 3 } }, { tag: "w", plugin: "histograms", runs: ["a"] }],
+    problems: [],
+  };
+  const again = parseIndex({ ...base, tags: [{ ...base.tags[0], points: { a: 9000, b: 7 } }, base.tags[1]], problems: ["x"] });
+  assert.equal(sameLayout(parseIndex(base), again), true);
+  assert.equal(sameLayout(null, again), false, "no index before");
+  const changes = [
+    { ...base, runs: [...base.runs, { name: "c" }] }, // a new run
+    { ...base, runs: [base.runs[1], base.runs[0]] }, // another order
+    { ...base, runs: [base.runs[0], { name: "b", color: "#333333" }] }, // another colour
+    { ...base, tags: [base.tags[0]] }, // a tag gone
+    { ...base, tags: [{ ...base.tags[0], runs: ["a"] }, base.tags[1]] }, // a tag's runs
+    { ...base, tags: [...base.tags, { tag: "img", plugin: "images", runs: ["b"] }] }, // a new plugin
+    { ...base, tags: [base.tags[0], { ...base.tags[1], tag: "v" }] }, // a renamed tag
+  ];
+  for (const changed of changes) assert.equal(sameLayout(parseIndex(base), parseIndex(changed)), false, JSON.stringify(changed));
 });
