@@ -11,7 +11,10 @@ Scalars keep every point, never sampled away, in three columns:
   is ever rounded.
 
 So a regular float32 series holds 12 bytes a point (24 with a plain int64/float64 layout);
-``columns()`` hands out int64 steps and float64 values whatever is held.
+``columns()`` hands out int64 steps and float64 values whatever is held. A series starts plain
+and is compacted when it reaches COMPACT_MIN points (once; from then on each append keeps it
+compact as far as its points allow): the checks cost a few microseconds a series, which a
+logdir of tens of thousands of short series (a sweep) would pay on every one for little.
 
 Preemption (TensorBoard's Rust loader, always on unless purging is turned off): a point at step
 ``s`` drops the points already held at steps ``>= s``, so restarts and re-written steps look
@@ -23,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 _GROWTH = 1.5
+#: Points at which a series is made compact (see the module docstring).
+COMPACT_MIN = 256
 
 
 def _float32_exact(values: np.ndarray) -> np.ndarray | None:
@@ -39,19 +44,21 @@ def _float32_exact(values: np.ndarray) -> np.ndarray | None:
 class ScalarColumns:
     """One scalar series: step, wall_time and value columns with amortised appends.
 
-    ``_step`` is None while the steps are regular: point i is at ``_start + _stride * i``
-    (``_stride`` is None until a second point fixes it; it is always positive).
+    Plain (int64 steps, float64 values) until ``_compact``; from then on ``_step`` is None while
+    the steps are regular (point i is at ``_start + _stride * i``; ``_stride`` is None until a
+    second point fixes it, and always positive) and ``_value`` is float32 while every value is one.
     """
 
-    __slots__ = ("_step", "_start", "_stride", "_wall", "_value", "n")
+    __slots__ = ("_step", "_start", "_stride", "_wall", "_value", "n", "_compact")
 
     def __init__(self) -> None:
-        self._step: np.ndarray | None = None
+        self._step: np.ndarray | None = np.empty(0, dtype=np.int64)
         self._start = 0
         self._stride: int | None = None
         self._wall = np.empty(0, dtype=np.float64)
-        self._value = np.empty(0, dtype=np.float32)
+        self._value = np.empty(0, dtype=np.float64)
         self.n = 0
+        self._compact = False
 
     @property
     def nbytes(self) -> int:
@@ -107,16 +114,19 @@ class ScalarColumns:
 
     def _narrowed(self, values: np.ndarray) -> np.ndarray:
         """``values`` in the value column's dtype, widening the column first if float32 would
-        round one of them."""
-        values = np.asarray(values, dtype=np.float64)
+        round one of them. Values that come as float32 (the bulk decoder's, when every value
+        it read was one) need no check."""
+        values = np.asarray(values)
         if self._value.dtype == np.float32:
-            narrow = _float32_exact(values)
+            if values.dtype == np.float32:
+                return values
+            narrow = _float32_exact(np.asarray(values, dtype=np.float64))
             if narrow is not None:
                 return narrow
             wide = np.empty(len(self._value), dtype=np.float64)
             wide[: self.n] = self._value[: self.n]
             self._value = wide
-        return values
+        return np.asarray(values, dtype=np.float64)
 
     # -- growth ------------------------------------------------------------------------------------
 
@@ -185,21 +195,49 @@ class ScalarColumns:
             if not keep.all():
                 steps, walls, values = steps[keep], np.asarray(walls)[keep], np.asarray(values)[keep]
                 m = len(steps)
-        values = self._narrowed(values)
-        if self.n == 0 and len(self._wall) == 0:
-            # The first fill (a cold load appends each series once): copies of the batch's
-            # columns (so as not to keep the batch's arrays alive) become the series'.
-            self._wall = np.array(walls, dtype=np.float64)
-            self._value = values if values.dtype == np.float32 else values.copy()
-            self._write_steps(steps)
-            self.n = m
+        if not self._compact:
+            self._append_plain(steps, walls, values)
+            if self.n >= COMPACT_MIN:
+                self._make_compact()
             return
+        values = self._narrowed(values)
         self._reserve(m)
         self._write_steps(steps)
         end = self.n + m
         self._wall[self.n : end] = walls
         self._value[self.n : end] = values
         self.n = end
+
+    def _append_plain(self, steps: np.ndarray, walls: np.ndarray, values: np.ndarray) -> None:
+        m = len(steps)
+        if self.n == 0 and len(self._wall) == 0:
+            # The first fill (a cold load appends each series once): copies of the batch's
+            # columns (so as not to keep the batch's arrays alive) become the series'.
+            self._step = np.array(steps, dtype=np.int64)
+            self._wall = np.array(walls, dtype=np.float64)
+            self._value = np.array(values, dtype=np.float64)
+            self.n = m
+            return
+        self._reserve(m)
+        end = self.n + m
+        self._step[self.n : end] = steps
+        self._wall[self.n : end] = walls
+        self._value[self.n : end] = values
+        self.n = end
+
+    def _make_compact(self) -> None:
+        """Steps as a progression if they are one, values as float32 if each is one (once)."""
+        self._compact = True
+        held, n = self._step[: self.n], self.n
+        self.n = 0  # the held steps, seen as a progression of their own
+        stride = self._continues(held)
+        self.n = n
+        if stride is not None:
+            self._start, self._stride, self._step = int(held[0]), stride or None, None
+        narrow = _float32_exact(self._value[:n])
+        if narrow is not None:
+            self._value = np.empty(len(self._wall), dtype=np.float32)
+            self._value[:n] = narrow
 
     def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Copies of the three columns (int64 steps, float64 wall times and values), in step

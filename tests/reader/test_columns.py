@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tbnb.reader.columns import ScalarColumns
+from tbnb.reader import columns as columns_module
+from tbnb.reader.columns import COMPACT_MIN, ScalarColumns
 
 
 def one_by_one(batches: list[list[int]]) -> list[int]:
@@ -65,6 +66,23 @@ def test_cold_fill_of_a_regular_float32_series_holds_12_bytes_a_point() -> None:
     step, wall, value = cols.columns()
     assert step.dtype == np.int64 and value.dtype == np.float64
     assert step.tolist() == list(range(5, 10005, 10)) and np.array_equal(value, values)
+
+
+def test_a_short_series_stays_plain_until_it_grows_past_compact_min() -> None:
+    """Live appends: 24 bytes a point while short (no checks for a sweep's many short series),
+    12 once COMPACT_MIN points are held, and appends keep it so."""
+    cols = ScalarColumns()
+    values = np.random.default_rng(1).normal(size=4 * COMPACT_MIN).astype(np.float32).astype(np.float64)
+    cols.extend(np.arange(10), np.zeros(10), values[:10])
+    assert cols.nbytes == 24 * 10
+    for lo in range(10, 4 * COMPACT_MIN, 50):
+        hi = min(lo + 50, 4 * COMPACT_MIN)
+        cols.extend(np.arange(lo, hi), np.zeros(hi - lo), values[lo:hi])
+    assert cols.n == 4 * COMPACT_MIN
+    assert cols.nbytes <= 12 * int(cols.n * 1.5)  # capacity grows by half at most
+    assert cols._step is None and cols._value.dtype == np.float32
+    step, _, value = cols.columns()
+    assert step.tolist() == list(range(4 * COMPACT_MIN)) and np.array_equal(value, values)
 
 
 def test_irregular_steps_and_double_values_take_24_bytes_a_point_and_lose_nothing() -> None:
@@ -139,10 +157,13 @@ def _batch(rng: np.random.Generator, next_step: int) -> tuple[np.ndarray, np.nda
     return steps.astype(np.int64), rng.normal(size=m) * 1e9, values
 
 
-@pytest.mark.parametrize("seed", range(200))
-def test_compact_columns_hold_what_plain_lists_hold(seed: int) -> None:
+@pytest.mark.parametrize("compact_min", [1, 2, 16, columns_module.COMPACT_MIN])
+@pytest.mark.parametrize("seed", range(60))
+def test_compact_columns_hold_what_plain_lists_hold(seed: int, compact_min: int, monkeypatch) -> None:
     """Generated polls (progressions, restarts, gaps, duplicates, purges, float32 and double
-    values, NaN and infinities) give the same points as the one-by-one reference, bit for bit."""
+    values, NaN and infinities) give the same points as the one-by-one reference, bit for bit,
+    whenever the series is made compact."""
+    monkeypatch.setattr(columns_module, "COMPACT_MIN", compact_min)
     rng = np.random.default_rng(seed)
     preempt = bool(rng.random() < 0.8)
     cols, ref = ScalarColumns(), Reference()
