@@ -108,9 +108,10 @@ class Logdir:
     def reload(self, first_bytes: int | None = None) -> ReloadResult:
         """Discover runs and read only what is new in every event file; return what changed.
 
-        ``first_bytes``: read at most about that many new bytes of each file (whole records;
-        small files of a many-run batch whole) — a preview that names the runs and their first
-        tags at once; the next reload reads the rest (``unread_bytes`` says how much is left).
+        ``first_bytes``: a preview that names the runs and their first tags at once — at most
+        about that many new bytes (whole records) of each run's files, up to the first it leaves
+        unfinished (small files of a many-run batch whole); the next reload reads the rest, and
+        together they read what one reload reads (``unread_bytes`` says how much is left).
         """
         result = ReloadResult()
         with self._lock:

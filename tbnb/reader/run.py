@@ -62,15 +62,19 @@ class Run:
                first_bytes: int | None = None) -> RunDelta:
         """Read what is new in every event file of the run (``paths`` in name order), into
         ``buffer`` (a buffer of its own if not given). A file that went away is reported; what
-        was read from it stays. With ``first_bytes``, read at most about that many new bytes of
-        each file (whole records: a preview, which the next reload continues)."""
+        was read from it stays. With ``first_bytes``, a preview that the next reload continues:
+        at most about that many new bytes (whole records) of each file, and no file after one it
+        left unfinished, so that every point arrives in the order one reload would read it."""
         delta = RunDelta()
         buffer = buffer or ReadBuffer()
         for gone in [p for p in self.files if p not in paths]:
             del self.files[gone]
             delta.problems.append(Problem(str(gone), 0, "event file is gone; the data read from it is kept"))
         for path in paths:
-            self._read_file(path, self.files.setdefault(path, FileState()), delta, buffer, first_bytes)
+            state = self.files.setdefault(path, FileState())
+            self._read_file(path, state, delta, buffer, first_bytes)
+            if first_bytes is not None and state.offset < state.size:
+                break  # a preview leaves the later files alone: read in order, as one reload reads them
         self.data.flush(delta)
         delta.problems.sort(key=lambda p: (p.path, p.offset))
         return delta

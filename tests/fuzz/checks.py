@@ -3,8 +3,9 @@
 Checks per input: no exception escapes the public API; peak memory within ``memory.limit`` of the
 input size; every point the oracle claims is read; bulk (``tbnb.load``) and general
 (``Logdir(bulk=False)``) readers agree exactly; and, for a quarter of the inputs, reading the main
-file in two parts (cut anywhere, then whole, two reloads) ends where reading it at once does.
-For half the inputs the bulk read goes through the batch path that a reload of many changed runs
+file in two parts (cut anywhere, then whole, two reloads) ends where reading it at once does, and,
+for another quarter, so does a first read as a Board reads a big logdir (a preview of each
+run's first bytes, then the rest: ``Logdir.reload(first_bytes=...)``). For half the inputs the bulk read goes through the batch path that a reload of many changed runs
 takes (``batch_reload``), however few runs the input has: it must answer as the general path does.
 
 Each failure gets a label: ``class N`` when it matches a failure class of issue 16 that is not
@@ -46,6 +47,9 @@ class Case:
     split_at: int | None = None
     #: Read in bulk through the many-runs batch path (``batch_reload``) whatever the run count.
     batch: bool = False
+    #: First read as a Board reads a big logdir: a preview of this many bytes, then the rest
+    #: (``Logdir.reload(first_bytes=...)``; None: one reload).
+    preview: int | None = None
 
     @property
     def size(self) -> int:
@@ -102,8 +106,9 @@ def build_case(seeds: dict[str, bytes], rng: random.Random, extras: dict[str, by
     # grow at once, the order of points of equal steps legitimately follows the polls.
     alone = not any(rel.startswith("a/") and rel != MAIN for rel in files)
     split_at = rng.randrange(len(m.data) + 1) if alone and rng.random() < 0.25 else None
-    batch = rng.random() < 0.5  # drawn last: the files of input i are those of earlier versions
-    return Case(files, steps, [first, second], purge, excess, split_at, batch)
+    batch = rng.random() < 0.5  # drawn after the files: the files of input i are those of earlier versions
+    preview = rng.choice([16, 200, 1024, 4096]) if rng.random() < 0.25 else None
+    return Case(files, steps, [first, second], purge, excess, split_at, batch, preview)
 
 
 def write_case(case: Case, root: Path, main_cut: int | None = None) -> None:
@@ -146,6 +151,8 @@ def _read(root: Path, case: Case, bulk: bool, meter: memory.PeakMeter, split: bo
     snap = snapshot.Snapshot()
     try:
         with batch_every_reload(bulk and case.batch):
+            if split and case.preview is not None:
+                lg.reload(first_bytes=case.preview)
             lg.reload()
             if split and case.split_at is not None:
                 MAIN_PATH = root / MAIN
@@ -188,8 +195,8 @@ def run_case(case: Case, root: Path, meter: memory.PeakMeter, time_limit: int = 
     old = signal.signal(signal.SIGALRM, _on_alarm)
     try:
         modes = [("bulk", True, True), ("general", False, True)]
-        if case.split_at is not None:
-            modes.append(("once", False, False))  # the general path reading the whole file at once
+        if case.split_at is not None or case.preview is not None:
+            modes.append(("once", False, False))  # the general path reading every file at once
         write_case(case, root)  # once: between the reads only the main file changes
         for mode, bulk, split in modes:
             if case.split_at is not None:
@@ -217,7 +224,7 @@ def run_case(case: Case, root: Path, meter: memory.PeakMeter, time_limit: int = 
     once = snaps.pop("once", None)
     if once is not None:
         for what, run, tag in snapshot.differences(snaps["general"], once):
-            out.failures.append(Failure("new", "mismatch", f"read in two parts != read at once: {what} {run!r} {tag!r}",
+            out.failures.append(Failure("new", "mismatch", f"read in parts != read at once: {what} {run!r} {tag!r}",
                                         f"reload {what}"))
     for mode, snap in snaps.items():
         for r in snap.raised:

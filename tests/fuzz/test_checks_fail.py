@@ -137,3 +137,37 @@ def test_a_batch_input_is_read_through_the_batch_path_and_its_defects_show(
     failures = checks.run_case(case, root, meter).failures
     assert {(f.kind, f.key) for f in failures} >= {("points lost", "bulk"), ("mismatch", "scalars")}, failures
     assert not checks.run_case(dataclasses.replace(case, batch=False), root, meter).failures
+
+
+def test_a_preview_input_is_read_in_two_passes_and_a_lossy_preview_shows(
+        root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An input with ``preview`` is first read as a Board reads a big logdir (each run's first
+    bytes, then the rest); a preview that skips the record it cut at its end is caught, by the
+    oracle and by the read at once."""
+    from tbnb.reader import run as run_module
+
+    meter = memory.PeakMeter("rss")
+    case = dataclasses.replace(_case(_scalar_file(300)), preview=1000)
+    honest = run_module.Run._read_file
+    previews: list[int] = []
+
+    def counted(self, path, state, delta, buffer, first_bytes=None):  # type: ignore[no-untyped-def]
+        if first_bytes is not None:
+            previews.append(first_bytes)
+        return honest(self, path, state, delta, buffer, first_bytes)
+
+    monkeypatch.setattr(run_module.Run, "_read_file", counted)
+    assert not checks.run_case(case, root, meter).failures
+    assert previews == [1000, 1000]  # the bulk and general reads previewed; the read at once did not
+
+    def lossy(self, path, state, delta, buffer, first_bytes=None):  # type: ignore[no-untyped-def]
+        began = state.offset
+        honest(self, path, state, delta, buffer, first_bytes)
+        if first_bytes is not None:
+            state.offset = min(state.size, began + first_bytes)  # past the record cut at the end
+
+    monkeypatch.setattr(run_module.Run, "_read_file", lossy)
+    failures = checks.run_case(case, root, meter).failures
+    kinds = {f.kind for f in failures}
+    assert {"points lost", "mismatch"} <= kinds, failures
+    assert any("read in parts != read at once" in f.detail for f in failures), failures
