@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -31,9 +30,8 @@ from typing import Any
 
 from .cli import checkout, loadavg, log
 from .datasets import Dataset, ensure, warm_page_cache
-from .measure import ROOT, HarnessError, child_env
+from .measure import ROOT, HarnessError, print_result, run_module_child
 
-RESULT_PREFIX = "DASK-MEMORY-RESULT "
 RUNS, STEPS, SIDE = 8, 600, 256
 BUDGET_MB = 256
 KERNEL_SLACK_MB = 64.0
@@ -105,16 +103,8 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_child(path: Path, dask: bool, timeout: float) -> dict[str, Any]:
-    cmd = [sys.executable, "-m", "tests.bench.dask_memory", "--child", json.dumps({"path": str(path), "dask": dask})]
-    try:
-        done = subprocess.run(cmd, cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL, check=False)
-    except subprocess.TimeoutExpired as err:
-        raise HarnessError(f"the {'dask' if dask else 'local'} load took over {timeout:.0f} s (killed)") from err
-    for line in reversed(done.stdout.splitlines()):
-        if line.startswith(RESULT_PREFIX) and done.returncode == 0:
-            return json.loads(line[len(RESULT_PREFIX):])
-    raise HarnessError(f"the {'dask' if dask else 'local'} load failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
+    return run_module_child("tests.bench.dask_memory", {"path": str(path), "dask": dask}, timeout,
+                            f"the {'dask' if dask else 'local'} load")
 
 
 def verdicts(dask: dict[str, Any], local: dict[str, Any]) -> list[str]:
@@ -141,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(RESULT_PREFIX + json.dumps(child(json.loads(args.child))), flush=True)
+        print_result(child(json.loads(args.child)))
         return 0
     cache = args.cache.resolve()
     cache.mkdir(parents=True, exist_ok=True)
@@ -164,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     except HarnessError as err:
         log(f"benchmark failed: {err}")
         return 2
-    med = lambda key, i: statistics.median(r[i][key] for r in runs)  # noqa: E731
+    med = lambda key, i: statistics.median(r[i][key] for r in runs)
     dask, local = runs[-1]
     print(f"tbnb through Dask: a {size_mb:,.0f} MB logdir, worker budget {BUDGET_MB} MB; medians of {len(runs)}; "
           f"checkout {checkout()}, load average at start {load_start}, at the end {loadavg()}")

@@ -21,7 +21,6 @@ import argparse
 import builtins
 import json
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,10 +28,9 @@ from typing import Any
 
 from .cli import checkout, loadavg, log
 from .datasets import Dataset, ensure, warm_page_cache
-from .measure import ROOT, HarnessError, child_env
+from .measure import ROOT, HarnessError, print_result, run_module_child
 from .peers import rustboard_load, rustboard_version
 
-RESULT_PREFIX = "MANY-RUNS-RESULT "
 IDLE_RELOADS = 5
 COLD_TARGET = 1.0
 IDLE_TARGET_S = 0.1
@@ -85,17 +83,8 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def tbnb_cold_and_idle(path: Path, threads: int | None, timeout: float) -> dict[str, Any]:
-    job = {"path": str(path), "threads": threads}
-    cmd = [sys.executable, "-m", "tests.bench.many_runs", "--child", json.dumps(job)]
-    try:
-        done = subprocess.run(cmd, cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL, check=False)
-    except subprocess.TimeoutExpired as err:
-        raise HarnessError(f"tbnb child on {path} took over {timeout:.0f} s (killed)") from err
-    for line in reversed(done.stdout.splitlines()):
-        if line.startswith(RESULT_PREFIX) and done.returncode == 0:
-            return json.loads(line[len(RESULT_PREFIX):])
-    raise HarnessError(f"tbnb child on {path} failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
+    return run_module_child("tests.bench.many_runs", {"path": str(path), "threads": threads}, timeout,
+                            f"tbnb child on {path}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -115,7 +104,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.child:
-        print(RESULT_PREFIX + json.dumps(child(json.loads(args.child))), flush=True)
+        print_result(child(json.loads(args.child)))
         return 0
     cache = args.cache.resolve()
     cache.mkdir(parents=True, exist_ok=True)

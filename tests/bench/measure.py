@@ -35,22 +35,37 @@ def _tail(text: str, lines: int = 15) -> str:
 
 
 def run_child(job: dict[str, Any], timeout: float) -> dict[str, Any]:
-    """Run ``child.py`` with ``job`` in a fresh interpreter and return its result.
+    """Run ``child.py`` with ``job`` in a fresh interpreter and return its result."""
+    return child_result([sys.executable, str(CHILD), json.dumps(job)], f"{job['kind']} child on {job.get('path')}",
+                        timeout)
+
+
+def run_module_child(module: str, job: dict[str, Any], timeout: float, what: str) -> dict[str, Any]:
+    """Run ``python -m module --child '<json job>'`` in a fresh interpreter (a benchmark module
+    measuring itself: it prints ``print_result(...)``) and return its result."""
+    return child_result([sys.executable, "-m", module, "--child", json.dumps(job)], what, timeout)
+
+
+def print_result(result: dict[str, Any]) -> None:
+    """A child's one result line, as ``child_result`` reads it."""
+    print(RESULT_PREFIX + json.dumps(result), flush=True)
+
+
+def child_result(cmd: list[str], what: str, timeout: float) -> dict[str, Any]:
+    """Run ``cmd`` (from the repository root, the checkout first on the path) and return the
+    JSON of its last ``RESULT_PREFIX`` line; HarnessError naming ``what`` if it fails.
 
     ``subprocess.run`` kills the child if it outlives ``timeout``.
     """
-    cmd = [sys.executable, str(CHILD), json.dumps(job)]
     try:
         done = subprocess.run(cmd, cwd=ROOT, env=child_env(), capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL, check=False)
     except subprocess.TimeoutExpired as err:
-        raise HarnessError(f"{job['kind']} child on {job.get('path')} took over {timeout:.0f} s "
-                           "(killed; raise --timeout?)") from err
+        raise HarnessError(f"{what} took over {timeout:.0f} s (killed; raise --timeout?)") from err
     for line in reversed(done.stdout.splitlines()):
         if line.startswith(RESULT_PREFIX) and done.returncode == 0:
             return json.loads(line[len(RESULT_PREFIX):])
-    raise HarnessError(f"{job['kind']} child on {job.get('path')} failed (exit {done.returncode}):\n"
-                       f"{_tail(done.stderr or done.stdout)}")
+    raise HarnessError(f"{what} failed (exit {done.returncode}):\n{_tail(done.stderr or done.stdout)}")
 
 
 def stop_process(proc: subprocess.Popen[Any], grace: float = 5.0) -> None:
