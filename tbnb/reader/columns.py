@@ -41,6 +41,24 @@ def _float32_exact(values: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def _progression(steps: np.ndarray, first: int, stride: int, offset: int) -> int | None:
+    """``stride`` if ``steps`` are points ``offset``, ``offset + 1``, ... of ``first + stride * i``,
+    else None (int64 arithmetic wraps alike here and in ``ScalarColumns._steps``, so whatever
+    matches is exact)."""
+    if stride <= 0 or stride >= 1 << 62 or abs(first) >= 1 << 62:
+        return None
+    expect = first + stride * np.arange(offset, offset + len(steps), dtype=np.int64)
+    return stride if np.array_equal(expect, steps) else None
+
+
+def _own_stride(steps: np.ndarray) -> int | None:
+    """The stride of ``steps`` as a progression of their own: 0 for one point (no stride yet),
+    None if they are not one."""
+    if len(steps) == 1:
+        return 0
+    return _progression(steps, int(steps[0]), int(steps[1]) - int(steps[0]), 0)
+
+
 class ScalarColumns:
     """One scalar series: step, wall_time and value columns with amortised appends.
 
@@ -79,21 +97,12 @@ class ScalarColumns:
         return self._start + (self._stride or 1) * (self.n - 1)
 
     def _continues(self, steps: np.ndarray) -> int | None:
-        """The stride with which ``steps`` continue the held progression, or None if they do not
-        (int64 arithmetic wraps alike here and in ``_steps``, so whatever matches is exact)."""
-        m = len(steps)
+        """The stride with which ``steps`` continue the held progression (start one when none
+        is held), or None if they do not."""
         if self.n == 0:
-            if m == 1:
-                return 0  # one point: no stride yet
-            stride = int(steps[1]) - int(steps[0])
-            first = int(steps[0])
-        else:
-            first = self._start
-            stride = self._stride if self._stride is not None else int(steps[0]) - self._start
-        if stride <= 0 or stride >= 1 << 62 or abs(first) >= 1 << 62:
-            return None
-        expect = first + stride * np.arange(self.n, self.n + m, dtype=np.int64)
-        return stride if np.array_equal(expect, steps) else None
+            return _own_stride(steps)
+        stride = self._stride if self._stride is not None else int(steps[0]) - self._start
+        return _progression(steps, self._start, stride, self.n)
 
     def _write_steps(self, steps: np.ndarray) -> None:
         """Steps of the points about to be appended at ``n`` (the columns have room for them)."""
@@ -114,19 +123,16 @@ class ScalarColumns:
 
     def _narrowed(self, values: np.ndarray) -> np.ndarray:
         """``values`` in the value column's dtype, widening the column first if float32 would
-        round one of them. Values that come as float32 (the bulk decoder's, when every value
-        it read was one) need no check."""
-        values = np.asarray(values)
+        round one of them."""
+        values = np.asarray(values, dtype=np.float64)
         if self._value.dtype == np.float32:
-            if values.dtype == np.float32:
-                return values
-            narrow = _float32_exact(np.asarray(values, dtype=np.float64))
+            narrow = _float32_exact(values)
             if narrow is not None:
                 return narrow
             wide = np.empty(len(self._value), dtype=np.float64)
             wide[: self.n] = self._value[: self.n]
             self._value = wide
-        return np.asarray(values, dtype=np.float64)
+        return values
 
     # -- growth ------------------------------------------------------------------------------------
 
@@ -229,9 +235,7 @@ class ScalarColumns:
         """Steps as a progression if they are one, values as float32 if each is one (once)."""
         self._compact = True
         held, n = self._step[: self.n], self.n
-        self.n = 0  # the held steps, seen as a progression of their own
-        stride = self._continues(held)
-        self.n = n
+        stride = _own_stride(held)
         if stride is not None:
             self._start, self._stride, self._step = int(held[0]), stride or None, None
         narrow = _float32_exact(self._value[:n])
