@@ -365,8 +365,7 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
     def _show_preview(self, preview: ReloadResult) -> None:
         """The first read's first pass (first_read.py): run colours, then the index, pushed."""
         self._absorb(preview, time.time(), notify=False)
-        with self._state_lock:  # start() holds the tick lock that _answer_index takes
-            self._send_msg(index_reply(self._source, dict(self.run_colors)), [])
+        self._send_msg(self._index(), [])  # start() holds the tick lock _answer_index takes
 
     def _answer_plotly(self, content: dict[str, Any]) -> Reply:
         """``plotly``: a core request (core.py)."""
@@ -375,8 +374,13 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
     def _answer_index(self, content: dict[str, Any]) -> Reply:
         """``index``: a core request, with the run colours only the board holds."""
         # Under the tick lock: a run found by a reload in progress is listed with its colour.
-        with self._tick_lock, self._state_lock:
-            return index_reply(self._source, dict(self.run_colors)), []
+        with self._tick_lock:
+            return self._index(), []
+
+    def _index(self) -> dict[str, Any]:
+        """The index message: the source's runs and tags, with the run colours only the board holds."""
+        with self._state_lock:
+            return index_reply(self._source, dict(self.run_colors))
 
 
 #: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``: the Board's own and every
