@@ -91,6 +91,27 @@ export function debounce(fn, ms) {
   return wrapped;
 }
 
+/** fn called at the next animation frame with the latest arguments: once per frame at most;
+ * .cancel() drops a pending call. */
+export function perFrame(fn) {
+  let frame = 0;
+  let args = [];
+  const wrapped = (...a) => {
+    args = a;
+    if (!frame) {
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        fn(...args);
+      });
+    }
+  };
+  wrapped.cancel = () => {
+    cancelAnimationFrame(frame);
+    frame = 0;
+  };
+  return wrapped;
+}
+
 /** Unique ids for label/datalist wiring inside one page. */
 let uid = 0;
 export function uniqueId(prefix) {

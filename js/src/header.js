@@ -4,30 +4,10 @@
 // banners.
 
 import { CARD_TYPES } from "./constants.js";
-import { h, iconButton, uniqueId } from "./dom.js";
+import { h, iconButton, perFrame, uniqueId } from "./dom.js";
 import { formatClock, formatShort } from "./format.js";
 import { isValidFilter } from "./groups.js";
 import { DASHBOARDS, cardTypeLabel, normalizeCardTypes, normalizeDashboard, showsCardTypes, toggleCardType } from "./layout.js";
-
-/** fn called at the next animation frame with the latest arguments: once per frame at most. */
-function perFrame(fn) {
-  let frame = 0;
-  let args = [];
-  const wrapped = (...a) => {
-    args = a;
-    if (!frame) {
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        fn(...args);
-      });
-    }
-  };
-  wrapped.cancel = () => {
-    cancelAnimationFrame(frame);
-    frame = 0;
-  };
-  return wrapped;
-}
 
 export class Header {
   constructor(board, onSettings) {

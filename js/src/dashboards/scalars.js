@@ -27,7 +27,6 @@ const CONFIG = { ...CHART_CONFIG, doubleClick: false };
 const SETTLE_MS = 200;
 const MIME = { csv: "text/csv", json: "application/json" };
 
-
 export class ScalarCard extends Card {
   init() {
     this.full = null; // Map run -> series: the whole range, thinned by the kernel
