@@ -96,14 +96,21 @@ class Run:
     def changed(self, paths: list[FilePath]) -> bool:
         """Whether a reload could find anything: a file added or gone, one of another size, or
         one not read to its end (a file that cannot be stat-ed counts: the reload reports it)."""
-        if len(paths) != len(self.files) or any(p not in self.files for p in paths):
+        files = self.files
+        if len(paths) != len(files):
             return True
+        size_of = self.storage.size
         try:
-            size_of = self.storage.size
-            sizes = [size_of(p) for p in paths]
+            for path in paths:  # (a plain loop: an idle poll of 10,000 runs calls this 10,000 times)
+                state = files.get(path)
+                if state is None:
+                    return True
+                size = size_of(path)
+                if size != state.size or size != state.offset:
+                    return True
         except OSError:
             return True
-        return any(size != self.files[p].size or size != self.files[p].offset for p, size in zip(paths, sizes))
+        return False
 
     def unread_bytes(self) -> int:
         """Bytes of the run's files (as last seen) not read yet."""

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, Union
 
-from .discovery import find_run_files
+from .discovery_cache import CachedDiscovery
 from .problems import Problem
 
 #: An event file's path: a ``Path`` for a local logdir, the filesystem's path string otherwise.
@@ -68,6 +68,7 @@ class LocalStorage:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path).expanduser()
         self.shown = str(self.path)
+        self._discovery = CachedDiscovery()  # each poll lists again only the directories that changed
 
     def exists(self) -> bool:
         return self.path.is_dir()
@@ -81,7 +82,7 @@ class LocalStorage:
     def list_runs(self) -> tuple[dict[str, list[FilePath]], list[Problem]]:
         if not self.path.is_dir():
             return {}, []
-        runs, problems = find_run_files(self.path)
+        runs, problems = self._discovery.find_run_files(self.path)
         return dict(runs), problems  # (a dict of str lists is a dict of FilePath lists)
 
     def size(self, path: FilePath) -> int:
