@@ -56,7 +56,10 @@ class CachedDiscovery:
         self._polls = 0
 
     def find_run_files(self, logdir: str | os.PathLike[str]) -> tuple[dict[str, list[str]], list[Problem]]:
-        """What ``discovery.find_run_files(logdir)`` gives now (fresh lists each call)."""
+        """What ``discovery.find_run_files(logdir)`` gives now. The lists of files are the ones kept
+        for the next poll (an idle poll of 10,000 runs would otherwise copy 10,000 lists, which
+        live long enough to make the interpreter's full garbage collections frequent): callers
+        read them, never change them."""
         self._polls += 1
         if self._polls % FULL_WALK_EVERY == 0:
             self._listings.clear()
@@ -67,7 +70,7 @@ class CachedDiscovery:
             self._listings.clear()
             return find_run_files(logdir)
         self._listings = listings
-        return dict(sorted(runs.items())), []
+        return {name: runs[name] for name in sorted(runs)}, []
 
     def _walk(self, root: str) -> tuple[dict[str, list[str]], dict[str, _Listing]]:
         old = self._listings
@@ -87,7 +90,7 @@ class CachedDiscovery:
                 listing = _list(directory, key, prefix)
             new[directory] = listing
             if listing.files:
-                runs[listing.run] = list(listing.files)
+                runs[listing.run] = listing.files
             pending.extend(reversed(listing.subdirs))  # depth first, in name order
         return runs, new
 

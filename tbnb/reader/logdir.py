@@ -135,8 +135,8 @@ class Logdir:
                     run = self._runs[name] = Run(name, self.storage.directory(name), self.capacities,
                                                  self.purge_orphaned_data, self.bulk, self.storage)
                     result.new_runs.append(name)
-                jobs.append((name, run, files))
-            jobs = [job for job in jobs if job[1].changed(job[2])]  # a poll mostly finds one run grown
+                if run.changed(files):  # a poll mostly finds one run grown (and makes nothing for the rest)
+                    jobs.append((name, run, files))
             for (name, _, _), delta in zip(jobs, self._reload_runs(jobs, first_bytes)):
                 if delta.new_tags:
                     result.new_tags[name] = delta.new_tags
