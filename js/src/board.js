@@ -110,6 +110,12 @@ class Board {
     else this.model.save_changes();
   }
 
+  /** Several traits in one message ({name: value}). */
+  setTraits(values) {
+    for (const [name, value] of Object.entries(values)) this.model.set(name, value);
+    this.model.save_changes();
+  }
+
   get settings() {
     return {
       smoothing: Number(this.trait("smoothing")) || 0,
@@ -168,6 +174,7 @@ class Board {
       this.runsChanged();
     });
     on("change:hidden_runs", () => this.runsChanged());
+    on("change:hidden_patterns", () => this.runsChanged());
     on("change:run_groups", () => this.runSelector.render()); // the selector folds groups
     on("change:focus", () => this.runSelector.render()); // its focus buttons show the focused run
     on("change:run_colors", () => {
@@ -234,7 +241,7 @@ class Board {
   }
 
   runsChanged() {
-    this.shown = new Set(shownRuns(this.runNames(), this.trait("runs"), this.trait("hidden_runs")));
+    this.shown = new Set(shownRuns(this.runNames(), this.trait("runs"), this.trait("hidden_runs"), this.trait("hidden_patterns")));
     this.runSelector.render();
     this.layoutCards();
     for (const card of this.cards.all()) card.runsChanged();

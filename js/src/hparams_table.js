@@ -6,6 +6,7 @@
 // escapePlotly (plotly labels).
 
 import { naturalCompare } from "./naturalsort.js";
+import { exactPattern } from "./runs.js";
 
 /** The reply -> {columns, rows}; a row is {run, parent, values: {key: value}}. */
 export function tableFrom(msg) {
@@ -170,11 +171,6 @@ export function csvText(columns, rows) {
 }
 
 // ------------------------------------------------------------------------------------ selection
-
-/** A run name as a regex matching exactly it, read alike by Python's re and JS. */
-export function exactPattern(run) {
-  return String(run).replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
-}
 
 /**
  * The `runs` trait selecting these trials: each trial's run and, with `parents`, the run above

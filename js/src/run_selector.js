@@ -1,4 +1,5 @@
-// The run selector: a regex filter (writes `runs`), a checkbox per run (writes `hidden_runs`)
+// The run selector: a regex filter (writes `runs`), a checkbox per run and one for all listed
+// runs (write `hidden_runs` and `hidden_patterns`: runs.js)
 // and a colour swatch per run that opens a colour picker (writes `run_colors`). The list is
 // virtualised (virtual_list.js): its items are computed as data on every render and only the
 // rows in view are built, so that thousands of runs cost a screenful of DOM.
@@ -13,11 +14,12 @@ import { VirtualList } from "./virtual_list.js";
 import {
   compileRunPatterns,
   filterTextToPatterns,
+  hiddenTest,
   isValidRunFilter,
   patternsToFilterText,
   runMatches,
-  setAllHidden,
-  toggleHidden,
+  setListedVisible,
+  setRunsVisible,
 } from "./runs.js";
 
 export class RunSelector {
@@ -86,8 +88,13 @@ export class RunSelector {
   }
 
   onAll() {
-    const hidden = setAllHidden(this.board.trait("hidden_runs"), this.listed(), this.all.checked);
-    this.board.setTrait("hidden_runs", hidden);
+    const filter = patternsToFilterText(this.board.trait("runs"));
+    this.board.setTraits(setListedVisible(this.visibility(), this.listed(), filter, this.all.checked));
+  }
+
+  /** The traits that switch runs off. */
+  visibility() {
+    return { hidden_runs: this.board.trait("hidden_runs"), hidden_patterns: this.board.trait("hidden_patterns") };
   }
 
   onColor() {
@@ -105,9 +112,10 @@ export class RunSelector {
 
   render() {
     const listed = this.listed();
-    const hidden = (this.hidden = new Set(this.board.trait("hidden_runs")));
+    const isHidden = hiddenTest(this.board.trait("hidden_runs"), this.board.trait("hidden_patterns"));
+    const hidden = (this.hidden = new Set(listed.filter(isHidden)));
     const total = this.board.runNames().length;
-    const on = listed.filter((run) => !hidden.has(run)).length;
+    const on = listed.length - hidden.size;
     this.all.checked = listed.length > 0 && on === listed.length;
     this.all.indeterminate = on > 0 && on < listed.length;
     this.count.textContent = total === listed.length ? `${on}/${total}` : `${on}/${listed.length} of ${total}`;
@@ -144,7 +152,7 @@ export class RunSelector {
     const box = h("input", {
       type: "checkbox",
       checked: !this.hidden.has(run),
-      on: { change: (event) => this.board.setTrait("hidden_runs", toggleHidden(this.board.trait("hidden_runs"), run, event.target.checked)) },
+      on: { change: (event) => this.board.setTraits(setRunsVisible(this.visibility(), [run], event.target.checked)) },
     });
     const focused = this.board.model.get("focus") === run;
     // The selector is the board's legend: its focus button does what a click on the run's line does.

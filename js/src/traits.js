@@ -11,6 +11,7 @@ export const DEFAULTS = {
   ignore_outliers: true,
   runs: [".*"],
   hidden_runs: [],
+  hidden_patterns: [],
   run_colors: {},
   tag_filter: "",
   pinned: [],

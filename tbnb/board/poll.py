@@ -16,7 +16,7 @@ import itertools
 import logging
 import threading
 import weakref
-from typing import Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -73,3 +73,15 @@ class Poller(Generic[T]):
         self._finalizer.detach()
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout)
+
+
+def weak_call(obj: Any, method: Callable[[Any], object]) -> Callable[[], None]:
+    """``method(obj)`` if obj is still alive; holds obj weakly (a comm callback must not keep it)."""
+    ref = weakref.ref(obj)
+
+    def call() -> None:
+        target = ref()
+        if target is not None:
+            method(target)
+
+    return call

@@ -45,7 +45,8 @@ def zoom_of(view_state: Mapping[str, Any], tag: str) -> list[float] | None:
 
 
 def view_frame(source: MultiLogdir, *, patterns: Sequence[str], hidden: Iterable[str], tag_filter: str,
-               view_state: Mapping[str, Any], x_axis: str, best: str | None = None) -> pd.DataFrame:
+               view_state: Mapping[str, Any], x_axis: str, best: str | None = None,
+               hidden_patterns: Iterable[str] = ()) -> pd.DataFrame:
     """The scalar points on screen: shown runs, tags passing the filter, zoomed cards' ranges.
 
     Columns run, tag, step, wall_time, value (``Logdir.to_pandas``'s); with ``best`` ("min" or
@@ -63,7 +64,7 @@ def view_frame(source: MultiLogdir, *, patterns: Sequence[str], hidden: Iterable
     axis = view_state.get("x_axis") if isinstance(view_state, Mapping) else None
     axis = axis if isinstance(axis, str) and axis else x_axis
     frames = []
-    for run in shown_runs(source.runs(), patterns, hidden):
+    for run in shown_runs(source.runs(), patterns, hidden, hidden_patterns):
         try:
             tags = [t for t, p in source.tags(run).items() if p == "scalars" and tag_passes(t, tag_filter)]
         except KeyError:

@@ -15,9 +15,8 @@ import math
 import os
 import threading
 import time
-import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import anywidget
 from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe, validate
@@ -29,7 +28,7 @@ from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundl
 from .dashboards import trait_mixins
 from .dashboards.scalar_axes import XAxis
 from .first_read import first_read
-from .poll import Poller
+from .poll import Poller, weak_call
 from .preload import push_plotly_once
 from .protocol import (
     CARD_TYPES,
@@ -46,6 +45,7 @@ from .request import Reply, Settings
 from .resync import everything_changed
 from .router import Router
 from .run_colors import checked_colors, with_new_runs
+from .run_visibility import RunVisibility
 from .sources import MultiLogdir
 from .status import next_status
 from .traits import ChoiceList, RegexList, StrList
@@ -68,7 +68,7 @@ BASE_SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers",
                  "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
 
 
-class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[misc]
+class Board(*trait_mixins(), RunVisibility, CardMethods, anywidget.AnyWidget):  # type: ignore[misc]
     """TensorBoard's dashboards for a logdir, live in the output cell.
 
     ``Board(logdir)`` or ``Board(logdir_spec="name1:path1,name2:path2")``; the other arguments
@@ -217,12 +217,12 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         """The scalar points shown: run, tag, step, wall_time, value (and best, best_step with
         ``best`` set: each run's best point of the tag over all its points).
 
-        Shown runs (``runs`` regexes, minus ``hidden_runs``), tags passing ``tag_filter``, and
-        for each card the page reports zoomed, only the points in its x range.
+        Shown runs (``runs`` regexes, minus ``hidden_runs`` and ``hidden_patterns``), tags passing
+        ``tag_filter``, and for each card the page reports zoomed, only the points in its x range.
         """
         return view_frame(self._source, patterns=self.runs, hidden=self.hidden_runs,
                           tag_filter=self.tag_filter, view_state=self.view_state, x_axis=self.x_axis,
-                          best=self.best)
+                          best=self.best, hidden_patterns=self.hidden_patterns)
 
     def refresh(self) -> None:
         """Reload now, then send the page the board's whole current state again, from this thread.
@@ -343,7 +343,7 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
         if comm is None:
             self._stop()
             return
-        stop = _weak_call(self, Board._stop)
+        stop = weak_call(self, Board._stop)
         comm.on_close(lambda _msg: stop())
 
     # -- messages --------------------------------------------------------------------------------
@@ -383,18 +383,7 @@ class Board(*trait_mixins(), CardMethods, anywidget.AnyWidget):  # type: ignore[
             return index_reply(self._source, dict(self.run_colors))
 
 
-#: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``: the Board's own and every
-#: dashboard's (its ``Traits`` mixin, registered in dashboards/__init__.py).
-SETTINGS = BASE_SETTINGS + tuple(name for mixin in trait_mixins() for name in mixin.class_trait_names(sync=True))
-
-
-def _weak_call(obj: Any, method: Callable[[Any], object]) -> Callable[[], None]:
-    """``method(obj)`` if obj is still alive; holds obj weakly (a comm callback must not keep it)."""
-    ref = weakref.ref(obj)
-
-    def call() -> None:
-        target = ref()
-        if target is not None:
-            method(target)
-
-    return call
+#: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``: the Board's own, ``hidden_patterns``
+#: and every dashboard's (its ``Traits`` mixin, registered in dashboards/__init__.py).
+SETTINGS = BASE_SETTINGS + tuple(name for mixin in (RunVisibility, *trait_mixins())
+                                 for name in mixin.class_trait_names(sync=True))

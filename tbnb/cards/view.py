@@ -103,7 +103,8 @@ class CardView:
                 if z is not None:
                     zooms[tag] = (min(z), max(z))
         settings: dict[str, Any] = {
-            "source": source, "runs": tuple(shown_runs(source.runs(), board.runs, board.hidden_runs)),
+            "source": source, "runs": tuple(shown_runs(source.runs(), board.runs, board.hidden_runs,
+                                                   getattr(board, "hidden_patterns", ()))),
             "colors": dict(board.run_colors), "smoothing": float(board.smoothing), "x_axis": axis,
             "zoom": zooms, "log_y": bool(board.log_y), "histogram_mode": board.histogram_mode,
             "width": int(board.card_width), "max_blob_bytes": int(board.max_blob_bytes),

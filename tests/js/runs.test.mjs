@@ -6,9 +6,9 @@ import {
   isValidRunFilter,
   patternsToFilterText,
   runMatches,
-  setAllHidden,
+  setListedVisible,
+  setRunsVisible,
   shownRuns,
-  toggleHidden,
 } from "../../js/src/runs.js";
 
 const RUNS = ["mnist/lr_0.1", "mnist/lr_0.01", "cifar/lr_0.1", ".", "mnist/lr_0.1/eval"];
@@ -57,10 +57,31 @@ test("filter box <-> runs trait", () => {
   assert.equal(isValidRunFilter(""), true);
 });
 
-test("toggling hidden runs", () => {
-  assert.deepEqual(toggleHidden([], "a", false), ["a"]);
-  assert.deepEqual(toggleHidden(["a", "b"], "a", true), ["b"]);
-  assert.deepEqual(toggleHidden(["a"], "a", false), ["a"]);
-  assert.deepEqual(setAllHidden(["x"], ["a", "b"], false).sort(), ["a", "b", "x"]);
-  assert.deepEqual(setAllHidden(["a", "x"], ["a", "b"], true), ["x"]);
+test("a run's box writes its name; ticking a run a pattern hides narrows the pattern", () => {
+  const none = { hidden_runs: [], hidden_patterns: [] };
+  assert.deepEqual(setRunsVisible(none, ["a"], false), { hidden_runs: ["a"], hidden_patterns: [] });
+  assert.deepEqual(setRunsVisible({ hidden_runs: ["a", "b"], hidden_patterns: [] }, ["a"], true).hidden_runs, ["b"]);
+  const s = setRunsVisible({ hidden_runs: [], hidden_patterns: ["mnist/.*"] }, ["mnist/lr_0.1"], true);
+  assert.deepEqual(shownRuns(RUNS, [".*"], s.hidden_runs, s.hidden_patterns), ["mnist/lr_0.1", "cifar/lr_0.1", "."]);
+});
+
+test("the all box writes the filter, not the names it lists", () => {
+  const none = { hidden_runs: ["x"], hidden_patterns: [] };
+  const listed = RUNS.filter((r) => r.startsWith("mnist/"));
+  const off = setListedVisible(none, listed, "mnist/.*", false);
+  assert.deepEqual(off, { hidden_runs: ["x"], hidden_patterns: ["mnist/.*"] });
+  assert.deepEqual(setListedVisible(off, listed, "mnist/.*", true).hidden_patterns, []);
+  assert.deepEqual(setListedVisible(none, RUNS, "", false).hidden_patterns, [".*"]);
+  assert.deepEqual(setListedVisible({ hidden_runs: [], hidden_patterns: [".*"] }, RUNS, "", true).hidden_patterns, []);
+  const on = setListedVisible({ hidden_runs: [], hidden_patterns: [".*"] }, listed, "mnist/.*", true);
+  assert.deepEqual(shownRuns(RUNS, [".*"], on.hidden_runs, on.hidden_patterns), ["mnist/lr_0.1", "mnist/lr_0.01", "mnist/lr_0.1/eval"]);
+});
+
+test("a filter with named groups can narrow a pattern holding the same names", () => {
+  const state = { hidden_runs: [], hidden_patterns: ["(?P<ds>mnist)/lr_0\\.1.*"] };
+  const runs = ["mnist/lr_0.1", "mnist/lr_0.1/eval", "mnist/lr_0.01"];
+  const on = setListedVisible(state, ["mnist/lr_0.1"], "(?P<ds>mnist)/lr_0\\.1", true);
+  assert.equal(on.hidden_patterns.length, 1);
+  assert.ok((on.hidden_patterns[0].match(/\(\?P<ds>/g) || []).length <= 1, on.hidden_patterns[0]);
+  assert.deepEqual(shownRuns(runs, [".*"], [], on.hidden_patterns), ["mnist/lr_0.1", "mnist/lr_0.01"]);
 });

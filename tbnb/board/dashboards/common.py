@@ -110,8 +110,12 @@ def key_by_runs(request: Mapping[str, Any]) -> tuple[Any, ...]:
     return (request["type"], request["tag"], tuple(request["runs"]))
 
 
-def shown_runs(runs: Iterable[str], patterns: Sequence[str], hidden: Iterable[str]) -> list[str]:
-    """Runs that fully match one of ``patterns`` and are not switched off in ``hidden``."""
+def shown_runs(runs: Iterable[str], patterns: Sequence[str], hidden: Iterable[str],
+               hidden_patterns: Iterable[str] = ()) -> list[str]:
+    """Runs that fully match one of ``patterns`` and are not switched off, by name in ``hidden``
+    or by fully matching one of ``hidden_patterns`` (run_visibility.py)."""
     compiled = [re.compile(p) for p in patterns]
     off = set(hidden)
-    return [r for r in runs if r not in off and any(c.fullmatch(r) for c in compiled)]
+    hide = [re.compile(p) for p in hidden_patterns]
+    return [r for r in runs if r not in off and any(c.fullmatch(r) for c in compiled)
+            and not any(h.fullmatch(r) for h in hide)]

@@ -276,7 +276,7 @@ class Traits(GroupTraits, CompareTraits):
     def step_table(self, tag: str) -> Any:
         """The data table under the scalar card of ``tag``, as a pandas DataFrame.
 
-        One row per shown run holding the tag (``runs`` regexes, minus ``hidden_runs``). At the
+        One row per shown run holding the tag (``runs`` regexes, minus ``hidden_runs`` and ``hidden_patterns``). At the
         selected step: run, step, value, smoothed, relative (seconds since the run's first
         event), wall (epoch seconds) of each run's closest point. With ``range_selection``:
         run, start_step, end_step, start, end, change, percent_change, raw_change, min, max,
@@ -287,7 +287,7 @@ class Traits(GroupTraits, CompareTraits):
         ValueError for a tag that is not a scalar tag.
         """
         source: Any = self.logdir
-        runs = scalar_runs(source, tag, shown_runs(source.runs(), self.runs, self.hidden_runs))
+        runs = scalar_runs(source, tag, shown_runs(source.runs(), self.runs, self.hidden_runs, self.hidden_patterns))
         step, bounds = self.card_selection(tag)
         grouping = self.grouping()
         alone, groups = split_runs(source, runs, grouping)

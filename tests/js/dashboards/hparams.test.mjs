@@ -7,7 +7,6 @@ import {
   axisOf,
   csvCell,
   csvText,
-  exactPattern,
   filterRows,
   parseFilter,
   selectedRuns,
@@ -16,7 +15,7 @@ import {
   tableFrom,
 } from "../../../js/src/hparams_table.js";
 import { brushesOf, parcoordsTrace, splomTrace } from "../../../js/src/hparams_plots.js";
-import { shownRuns } from "../../../js/src/runs.js";
+import { exactPattern, shownRuns } from "../../../js/src/runs.js";
 
 const REPLY = {
   type: "hparams",
