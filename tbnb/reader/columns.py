@@ -14,7 +14,10 @@ So a regular float32 series holds 12 bytes a point (24 with a plain int64/float6
 ``columns()`` hands out int64 steps and float64 values whatever is held. A series starts plain
 and is compacted when it reaches COMPACT_MIN points (once; from then on each append keeps it
 compact as far as its points allow): the checks cost a few microseconds a series, which a
-logdir of tens of thousands of short series (a sweep) would pay on every one for little.
+logdir of tens of thousands of short series (a sweep) would pay on every one for little. A
+series whose first points come as float32 values (the bulk decoder hands them so when each was
+a float32 on the wire) is compact from its first fill, whatever its length: its values need no
+check, and its steps one cheap pass (``_stride_of``).
 
 Preemption (TensorBoard's Rust loader, always on unless purging is turned off): a point at step
 ``s`` drops the points already held at steps ``>= s``, so restarts and re-written steps look
@@ -49,6 +52,20 @@ def _progression(steps: np.ndarray, first: int, stride: int, offset: int) -> int
         return None
     expect = first + stride * np.arange(offset, offset + len(steps), dtype=np.int64)
     return stride if np.array_equal(expect, steps) else None
+
+
+def _stride_of(steps: np.ndarray) -> int | None:
+    """The stride of ``steps`` if they are a progression of their own (0 for one point), else
+    None: ``_own_stride``'s answer in one pass over the differences (a series' first fill)."""
+    if len(steps) == 1:
+        return 0
+    first = int(steps[0])
+    d = steps[1:] - steps[:-1]
+    stride = int(d[0])
+    if stride <= 0 or stride >= 1 << 62 or abs(first) >= 1 << 62 or not bool((d == stride).all()):
+        return None
+    # equal differences with no int64 wrap-around (then the last step is exactly this)
+    return stride if int(steps[-1]) == first + stride * (len(steps) - 1) else None
 
 
 def _own_stride(steps: np.ndarray) -> int | None:
@@ -124,6 +141,8 @@ class ScalarColumns:
     def _narrowed(self, values: np.ndarray) -> np.ndarray:
         """``values`` in the value column's dtype, widening the column first if float32 would
         round one of them."""
+        if isinstance(values, np.ndarray) and values.dtype == np.float32:
+            return values  # float32s: exact in either column
         values = np.asarray(values, dtype=np.float64)
         if self._value.dtype == np.float32:
             narrow = _float32_exact(values)
@@ -202,6 +221,9 @@ class ScalarColumns:
                 steps, walls, values = steps[keep], np.asarray(walls)[keep], np.asarray(values)[keep]
                 m = len(steps)
         if not self._compact:
+            if self.n == 0 and len(self._wall) == 0 and getattr(values, "dtype", None) == np.float32:
+                self._fill_compact(steps, walls, values)
+                return
             self._append_plain(steps, walls, values)
             if self.n >= COMPACT_MIN:
                 self._make_compact()
@@ -230,6 +252,18 @@ class ScalarColumns:
         self._wall[self.n : end] = walls
         self._value[self.n : end] = values
         self.n = end
+
+    def _fill_compact(self, steps: np.ndarray, walls: np.ndarray, values: np.ndarray) -> None:
+        """The first fill with float32 values: compact at once (copies of the batch's columns)."""
+        self._compact = True
+        stride = _stride_of(steps)
+        if stride is not None:
+            self._start, self._stride, self._step = int(steps[0]), stride or None, None
+        else:
+            self._step = np.array(steps, dtype=np.int64)
+        self._wall = np.array(walls, dtype=np.float64)
+        self._value = np.array(values, dtype=np.float32)
+        self.n = len(steps)
 
     def _make_compact(self) -> None:
         """Steps as a progression if they are one, values as float32 if each is one (once)."""

@@ -54,6 +54,8 @@ class BulkScalars:
     tags: list[str]
     step: np.ndarray
     wall: np.ndarray
+    #: float32 when every value was a float32 on the wire (TF1 ``simple_value``, TF2 DT_FLOAT):
+    #: exact by construction, so the columns keep it in 4 bytes without checking (columns.py).
     value: np.ndarray
     #: Per row: the value is a TF2 tensor (True) or a TF1 ``simple_value``. One tag may have
     #: both forms (a run resumed by another writer), so the tag index does not say it: the
@@ -191,7 +193,7 @@ def template(data: bytes | memoryview) -> Layout | None:
     return Layout(wall, step, tag, tuple(sorted(set(w.structural))), tuple(w.continuation), value, tf2, metadata)
 
 
-Part = tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool, bool]
+Part = tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool, bool, bool]
 
 
 def _decode_group(rows: np.ndarray, buf: bytes | memoryview, starts: np.ndarray, length: int, out: list[Part]) -> None:
@@ -199,7 +201,7 @@ def _decode_group(rows: np.ndarray, buf: bytes | memoryview, starts: np.ndarray,
 
     ``rows`` holds the records' bytes ([m, length]). A Part is (indices within ``starts``,
     tags, tag index per row, step, wall, value, whether the values are TF2 tensors, whether they
-    carry metadata).
+    carry metadata, whether they were float32s).
     """
     remaining: np.ndarray | None = None  # None: every row of the group
     for _ in range(MAX_TEMPLATES):
@@ -245,10 +247,11 @@ def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
     value = column(sub, vcol, vtype).astype(np.float64)
     wall = column(sub, layout.wall, "<f8") if layout.wall is not None else np.zeros(len(sub))
     step = steps_of(sub, layout.step)
+    f32 = vtype == "<f4"
     if keep is not None:
         return (taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep], layout.tf2,
-                layout.metadata)
-    return taken, tags, tag_index, step, wall, value, layout.tf2, layout.metadata
+                layout.metadata, f32)
+    return taken, tags, tag_index, step, wall, value, layout.tf2, layout.metadata, f32
 
 
 def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndarray,
@@ -271,6 +274,7 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
     value = np.zeros(n, dtype=np.float64)
     tf2 = np.zeros(n, dtype=bool)
     metadata = np.zeros(n, dtype=bool)
+    all_f32 = True
     for length, group in group_by_length(lengths, MAX_LENGTH + 1):
         if len(group) < grouping.MIN_DECODE_GROUP:
             continue
@@ -282,7 +286,8 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
         else:
             rows = sliding_window_view(a, length)[starts[group]]
         _decode_group(rows, buf, starts[group], length, parts)
-        for taken, local_tags, local_index, s, w, v, is_tf2, has_md in parts:
+        for taken, local_tags, local_index, s, w, v, is_tf2, has_md, f32 in parts:
+            all_f32 &= f32
             remap = np.array([index.setdefault(t, len(index)) for t in local_tags], dtype=np.int64)
             rows = group[taken]
             tag_of[rows] = remap[local_index]
@@ -296,4 +301,5 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
         tag_of[rows[first[metadata[rows[first]]]]] = -1
         rows = np.flatnonzero(tag_of >= 0)
     tags = sorted(index, key=index.__getitem__)
-    return BulkScalars(rows, tag_of[rows], tags, step[rows], wall[rows], value[rows], tf2[rows])
+    values = value[rows].astype(np.float32) if all_f32 else value[rows]  # (exact: each was a float32)
+    return BulkScalars(rows, tag_of[rows], tags, step[rows], wall[rows], values, tf2[rows])

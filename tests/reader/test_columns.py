@@ -85,6 +85,38 @@ def test_a_short_series_stays_plain_until_it_grows_past_compact_min() -> None:
     assert step.tolist() == list(range(4 * COMPACT_MIN)) and np.array_equal(value, values)
 
 
+@pytest.mark.parametrize("n", [1, 2, 50])
+def test_a_short_series_of_float32_values_is_compact_from_its_first_fill(n: int) -> None:
+    """A sweep's short series, decoded from float32s on the wire: 12 bytes a point at once, and
+    20 with irregular steps; later appends (float32 or not) keep every value exactly."""
+    values = np.random.default_rng(2).normal(size=n).astype(np.float32)
+    cols = ScalarColumns()
+    cols.extend(np.arange(3, 3 + 5 * n, 5), np.arange(n) * 0.5, values)
+    assert cols.nbytes == 12 * n
+    irregular = ScalarColumns()
+    irregular.extend(np.arange(n) ** 2 + np.arange(n), np.zeros(n), values)
+    assert irregular.nbytes == (12 if n <= 2 else 20) * n  # (two points are always a progression)
+    cols.extend(np.array([3 + 5 * n]), np.array([1.0]), np.array([0.1]))  # a double: the column widens
+    step, _, value = cols.columns()
+    assert step.tolist() == list(range(3, 3 + 5 * (n + 1), 5))
+    assert value.tolist() == values.astype(np.float64).tolist() + [0.1]
+
+
+def test_a_first_fill_takes_a_progression_only_without_wrap_around() -> None:
+    from tbnb.reader.columns import _stride_of
+
+    assert _stride_of(np.array([7])) == 0
+    assert _stride_of(np.array([5, 15, 25])) == 10
+    assert _stride_of(np.array([5, 15, 26])) is None and _stride_of(np.array([5, 5, 5])) is None
+    big = 2**62 - 10
+    wraps = (big + 2**61 * np.arange(4, dtype=np.uint64).astype(np.int64)).astype(np.int64)  # the last wraps
+    assert (np.diff(wraps) == 2**61).all() and wraps[-1] < 0
+    assert _stride_of(wraps) is None
+    cols = ScalarColumns()
+    cols.extend(wraps, np.zeros(4), np.zeros(4, dtype=np.float32), preempt=False)
+    assert cols.columns()[0].tolist() == sorted(wraps.tolist())  # (points come out in step order)
+
+
 def test_irregular_steps_and_double_values_take_24_bytes_a_point_and_lose_nothing() -> None:
     cols = ScalarColumns()
     steps = np.array([0, 1, 3, 4, 9] * 200) + np.repeat(np.arange(200) * 10, 5)
@@ -154,6 +186,9 @@ def _batch(rng: np.random.Generator, next_step: int) -> tuple[np.ndarray, np.nda
         values = values.astype(np.float32).astype(np.float64)  # as simple_value writes them
     if m and rng.random() < 0.3:
         values[rng.integers(0, m)] = rng.choice([np.nan, np.inf, -np.inf, -0.0, 1e300, 1e-310])
+    if rng.random() < 0.4:
+        with np.errstate(over="ignore"):  # (1e300 becomes inf, as it would on the wire)
+            values = values.astype(np.float32)  # as the bulk decoder hands float32s on the wire
     return steps.astype(np.int64), rng.normal(size=m) * 1e9, values
 
 
