@@ -54,13 +54,12 @@ def _progression(steps: np.ndarray, first: int, stride: int, offset: int) -> int
     return stride if np.array_equal(expect, steps) else None
 
 
-def _stride_of(steps: np.ndarray) -> int | None:
+def _stride_of(steps: np.ndarray, d: np.ndarray) -> int | None:
     """The stride of ``steps`` if they are a progression of their own (0 for one point), else
-    None: ``_own_stride``'s answer in one pass over the differences (a series' first fill)."""
+    None: ``_own_stride``'s answer in one pass over their differences ``d`` (a first fill)."""
     if len(steps) == 1:
         return 0
     first = int(steps[0])
-    d = steps[1:] - steps[:-1]
     stride = int(d[0])
     if stride <= 0 or stride >= 1 << 62 or abs(first) >= 1 << 62 or not bool((d == stride).all()):
         return None
@@ -206,6 +205,9 @@ class ScalarColumns:
         if m == 0:
             return
         steps = np.asarray(steps, dtype=np.int64)
+        if self.n == 0 and not self._compact and len(self._wall) == 0 and getattr(values, "dtype", None) == np.float32:
+            if self._fill_compact(steps, walls, values):  # a first fill, increasing: nothing to drop
+                return
         if preempt and (m == 1 or bool((steps[1:] > steps[:-1]).all())) and not (
                 self.n and self._last_step() >= steps[0]):
             preempt = False  # increasing steps after the held ones (the usual case): nothing to drop
@@ -222,7 +224,7 @@ class ScalarColumns:
                 m = len(steps)
         if not self._compact:
             if self.n == 0 and len(self._wall) == 0 and getattr(values, "dtype", None) == np.float32:
-                self._fill_compact(steps, walls, values)
+                self._fill_compact(steps, walls, values, increasing=False)
                 return
             self._append_plain(steps, walls, values)
             if self.n >= COMPACT_MIN:
@@ -253,10 +255,17 @@ class ScalarColumns:
         self._value[self.n : end] = values
         self.n = end
 
-    def _fill_compact(self, steps: np.ndarray, walls: np.ndarray, values: np.ndarray) -> None:
-        """The first fill with float32 values: compact at once (copies of the batch's columns)."""
+    def _fill_compact(self, steps: np.ndarray, walls: np.ndarray, values: np.ndarray, increasing: bool = True) -> bool:
+        """The first fill with float32 values, compact at once (in copies of the batch's
+        columns); with ``increasing``, only if its steps increase (else False: nothing done, the
+        caller preempts first)."""
+        stride = 0 if len(steps) == 1 else None
+        if stride is None:
+            d = steps[1:] - steps[:-1]
+            stride = _stride_of(steps, d)  # (a stride is positive: increasing)
+            if stride is None and increasing and not bool((d > 0).all()):
+                return False
         self._compact = True
-        stride = _stride_of(steps)
         if stride is not None:
             self._start, self._stride, self._step = int(steps[0]), stride or None, None
         else:
@@ -264,6 +273,7 @@ class ScalarColumns:
         self._wall = np.array(walls, dtype=np.float64)
         self._value = np.array(values, dtype=np.float32)
         self.n = len(steps)
+        return True
 
     def _make_compact(self) -> None:
         """Steps as a progression if they are one, values as float32 if each is one (once)."""

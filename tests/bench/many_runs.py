@@ -6,7 +6,8 @@ runs x 10 tags x 100 steps), one event file per run, written once by ``tbnb.test
 
 - tbnb's cold ``tbnb.load`` in a fresh interpreter (imports before the clock), then in the same
   process ``IDLE_RELOADS`` reloads with nothing new: their median time, and the files they
-  opened (there should be none: a listing and a size per file tell that nothing grew);
+  opened (there should be none: a listing and a size per file tell that nothing grew), and the
+  bytes its scalar columns hold a point;
 - RustBoard's load cycle on the same logdir (``peers.rustboard_load``).
 
 Prints medians of ``--repeat``, the ratio tbnb / RustBoard (the target: at most 1.0 on the cold
@@ -28,6 +29,7 @@ from typing import Any
 
 from .cli import checkout, loadavg, log
 from .datasets import Dataset, ensure, warm_page_cache
+from .child import store_stats
 from .measure import ROOT, HarnessError, print_result, run_module_child
 from .peers import rustboard_load, rustboard_version
 
@@ -79,7 +81,7 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
     finally:
         builtins.open = real_open
     return {"cold_seconds": cold, "idle_seconds": statistics.median(idle), "idle_opens": len(opened),
-            "runs": len(lg.runs()), "points": points, "problems": len(lg.problems)}
+            "runs": len(lg.runs()), "points": points, "problems": len(lg.problems), **store_stats(lg)}
 
 
 def tbnb_cold_and_idle(path: Path, threads: int | None, timeout: float) -> dict[str, Any]:
@@ -147,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
           f"(target <= {COLD_TARGET:.1f}): {result['cold_verdict']}")
     print(f"  idle reload: tbnb {idle:.3f} s, {opens} files opened (target <= {IDLE_TARGET_S} s, none opened): "
           f"{result['idle_verdict']}")
+    per_point = tbnb_runs[-1].get("bytes_per_point")
+    if per_point is not None:
+        print(f"  scalar columns: {per_point:.2f} bytes a point (target <= 12)")
     return 0
 
 

@@ -103,7 +103,10 @@ def test_a_short_series_of_float32_values_is_compact_from_its_first_fill(n: int)
 
 
 def test_a_first_fill_takes_a_progression_only_without_wrap_around() -> None:
-    from tbnb.reader.columns import _stride_of
+    from tbnb.reader.columns import _stride_of as stride_of
+
+    def _stride_of(steps: np.ndarray) -> int | None:
+        return stride_of(steps, steps[1:] - steps[:-1])
 
     assert _stride_of(np.array([7])) == 0
     assert _stride_of(np.array([5, 15, 25])) == 10

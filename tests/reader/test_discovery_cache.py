@@ -99,6 +99,8 @@ def test_an_idle_poll_lists_no_directory_and_a_recent_change_is_listed(tmp_path:
     assert cached.find_run_files(tmp_path) == first
     assert listed == []
     (tmp_path / "run7" / "events.out.tfevents.2.h").write_bytes(b"")  # mtime now: changed, and racy
+    soon = time.time_ns() + 60 * 10**9  # (racy however slowly this test runs)
+    os.utime(tmp_path / "run7", ns=(soon, soon))
     runs, _ = cached.find_run_files(tmp_path)
     assert runs["run7"][-1].endswith("events.out.tfevents.2.h")
     assert listed == [str(tmp_path / "run7")]
