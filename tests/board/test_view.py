@@ -52,6 +52,9 @@ def test_shown_runs_and_tag_filter(make_board, small_logdir: Path) -> None:
     board.hidden_runs = ["a"]
     assert set(board.view["run"]) == {"b"}
     board.hidden_runs = []
+    board.hidden_patterns = ["(?!b$).*"]  # the run selector's "all" box writes a pattern like it
+    assert set(board.view["run"]) == {"b"}
+    board.hidden_patterns = []
     board.tag_filter = "ACC"  # case-insensitive search
     assert set(board.view["tag"]) == {"acc"}
     board.tag_filter = "acc("  # invalid: filters nothing

@@ -37,6 +37,8 @@ def test_board_card_follows_the_boards_settings(make_board, logdir: Path) -> Non
     assert board.card("w").figure.layout.title.text.startswith("w ") and "offset" in board.card("w").summary
     board.histogram_mode = "overlay"
     assert "overlay" in board.card("w").summary
+    board.hidden_patterns = ["c/.*"]  # runs switched off by a pattern (the selector's "all" box)
+    assert [t["name"] for t in traces_of(board.card("loss"))[1::2]] == ["a"]
 
 
 def card_titles(text: str) -> list[str]:

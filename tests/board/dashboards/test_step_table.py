@@ -188,6 +188,8 @@ def test_board_step_table_follows_the_traits(make_board, logdir: Path) -> None:
     assert board.step_table("loss")["step"].tolist() == [30, 25]  # linked: the board's step
     board.link_step = False
     assert board.step_table("loss")["step"].tolist() == [70, 65]
+    board.hidden_patterns = ["b"]  # switched off by a pattern, as by name
+    assert board.step_table("loss")["run"].tolist() == ["a"]
     with pytest.raises(ValueError, match="unknown tag"):
         board.step_table("nope")
 
