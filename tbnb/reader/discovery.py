@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .problems import Problem
@@ -17,6 +19,43 @@ from .problems import Problem
 def is_event_file(name: str) -> bool:
     """TensorBoard's test: the basename contains ``tfevents`` (``.profile-empty`` markers excluded)."""
     return "tfevents" in name and not name.endswith(".profile-empty")
+
+
+@dataclass
+class Entries:
+    """One directory's listing as discovery reads it."""
+
+    files: list[str]  # names of its event files, sorted
+    subdirs: list[str]  # names of its subdirectories (symlinked ones too), sorted
+    linked: bool  # one of the subdirectories is a symlink
+    unsure: bool  # an entry whose kind could not be read was left out
+
+
+def sort_entries(entries: Iterable[os.DirEntry[str]]) -> Entries:
+    """A listing's event files and subdirectories (the one reading of both discovery walks)."""
+    files: list[str] = []
+    subdirs: list[str] = []
+    linked = unsure = False
+    for entry in entries:
+        try:
+            if entry.is_dir():
+                linked = linked or entry.is_symlink()
+                subdirs.append(entry.name)
+                continue
+        except OSError:
+            unsure = True
+            continue
+        if is_event_file(entry.name):
+            files.append(entry.name)
+    files.sort()
+    subdirs.sort()
+    return Entries(files, subdirs, linked, unsure)
+
+
+def run_name(directory: str, prefix: int) -> str:
+    """The run ``directory`` is, under a logdir whose path and separator are ``prefix`` long."""
+    rel = directory[prefix:] if len(directory) >= prefix else ""
+    return rel.replace(os.sep, "/") if rel else "."
 
 
 def find_runs(logdir: str | os.PathLike[str]) -> tuple[dict[str, list[Path]], list[Problem]]:
@@ -72,24 +111,12 @@ def _walk(logdir: str | os.PathLike[str], guard: bool) -> tuple[dict[str, list[s
                 return  # gone since its parent was listed (the guarded walk's stat said the same)
             problems.append(Problem(str(err.filename or directory), 0, f"cannot read directory: {err.strerror or err}"))
             return
-        files: list[str] = []
-        subdirs: list[str] = []
-        for entry in entries:
-            try:
-                if entry.is_dir():
-                    if not guard and entry.is_symlink():
-                        raise _LinkedDirectory
-                    subdirs.append(entry.name)
-                    continue
-            except OSError:
-                continue
-            if is_event_file(entry.name):
-                files.append(entry.name)
-        if files:
-            files.sort()
-            rel = directory[prefix:] if len(directory) >= prefix else ""
-            runs[rel.replace(os.sep, "/") if rel else "."] = [os.path.join(directory, f) for f in files]
-        for name in sorted(subdirs):
+        found = sort_entries(entries)
+        if found.linked and not guard:
+            raise _LinkedDirectory
+        if found.files:
+            runs[run_name(directory, prefix)] = [os.path.join(directory, f) for f in found.files]
+        for name in found.subdirs:
             walk(os.path.join(directory, name))
 
     if not guard and not os.path.exists(root):

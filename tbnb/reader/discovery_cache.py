@@ -24,7 +24,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from .discovery import find_run_files, is_event_file
+from .discovery import find_run_files, run_name, sort_entries
 from .problems import Problem
 
 #: Longer than the coarsest mtime granularity of a file system (FAT: 2 s; ext4, XFS, tmpfs: 1 ns).
@@ -40,7 +40,7 @@ class _Listing:
     key: tuple[int, int, int]  # st_dev, st_ino, st_mtime_ns
     trusted: bool  # listed more than RACY_NS after its mtime: an equal key proves equal entries
     subdirs: list[str]  # full paths, in name order
-    run: str  # the run it is ("" if it holds no event file)
+    run: str  # the run it is when it holds event files
     files: list[str]  # its event files' full paths, in name order
 
 
@@ -103,23 +103,10 @@ def _list(directory: str, key: tuple[int, int, int], prefix: int) -> _Listing:
             entries = list(it)
     except OSError:
         raise _HandOver from None
-    files: list[str] = []
-    subdirs: list[str] = []
-    for entry in entries:
-        try:
-            if entry.is_dir():
-                if entry.is_symlink():
-                    raise _HandOver
-                subdirs.append(entry.name)
-                continue
-        except OSError:
-            raise _HandOver from None
-        if is_event_file(entry.name):
-            files.append(entry.name)
-    files.sort()
-    subdirs.sort()
-    rel = directory[prefix:] if len(directory) >= prefix else ""
+    found = sort_entries(entries)
+    if found.linked or found.unsure:
+        raise _HandOver
     return _Listing(key=key, trusted=key[2] < listed_at - RACY_NS,
-                    subdirs=[os.path.join(directory, name) for name in subdirs],
-                    run=rel.replace(os.sep, "/") if rel else ".",
-                    files=[os.path.join(directory, name) for name in files])
+                    subdirs=[os.path.join(directory, name) for name in found.subdirs],
+                    run=run_name(directory, prefix),
+                    files=[os.path.join(directory, name) for name in found.files])
