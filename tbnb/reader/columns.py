@@ -17,7 +17,7 @@ compact as far as its points allow): the checks cost a few microseconds a series
 logdir of tens of thousands of short series (a sweep) would pay on every one for little. A
 series whose first points come as float32 values (the bulk decoder hands them so when each was
 a float32 on the wire) is compact from its first fill, whatever its length: its values need no
-check, and its steps one cheap pass (``_stride_of``).
+check, and its steps one cheap pass (``_own_stride``).
 
 Preemption (TensorBoard's Rust loader, always on unless purging is turned off): a point at step
 ``s`` drops the points already held at steps ``>= s``, so restarts and re-written steps look
@@ -54,25 +54,19 @@ def _progression(steps: np.ndarray, first: int, stride: int, offset: int) -> int
     return stride if np.array_equal(expect, steps) else None
 
 
-def _stride_of(steps: np.ndarray, d: np.ndarray) -> int | None:
-    """The stride of ``steps`` if they are a progression of their own (0 for one point), else
-    None: ``_own_stride``'s answer in one pass over their differences ``d`` (a first fill)."""
+def _own_stride(steps: np.ndarray, d: np.ndarray | None = None) -> int | None:
+    """The stride of ``steps`` as a progression of their own: 0 for one point (no stride yet),
+    None if they are not one; in one pass over their differences (``d``, if the caller has them).
+    Equal differences are a progression only without int64 wrap-around, checked at the end."""
     if len(steps) == 1:
         return 0
+    if d is None:
+        d = steps[1:] - steps[:-1]
     first = int(steps[0])
     stride = int(d[0])
     if stride <= 0 or stride >= 1 << 62 or abs(first) >= 1 << 62 or not bool((d == stride).all()):
         return None
-    # equal differences with no int64 wrap-around (then the last step is exactly this)
     return stride if int(steps[-1]) == first + stride * (len(steps) - 1) else None
-
-
-def _own_stride(steps: np.ndarray) -> int | None:
-    """The stride of ``steps`` as a progression of their own: 0 for one point (no stride yet),
-    None if they are not one."""
-    if len(steps) == 1:
-        return 0
-    return _progression(steps, int(steps[0]), int(steps[1]) - int(steps[0]), 0)
 
 
 class ScalarColumns:
@@ -205,9 +199,9 @@ class ScalarColumns:
         if m == 0:
             return
         steps = np.asarray(steps, dtype=np.int64)
-        if self.n == 0 and not self._compact and len(self._wall) == 0 and getattr(values, "dtype", None) == np.float32:
-            if self._fill_compact(steps, walls, values):  # a first fill, increasing: nothing to drop
-                return
+        first_float32 = self.n == 0 and len(self._wall) == 0 and getattr(values, "dtype", None) == np.float32
+        if first_float32 and self._fill_compact(steps, walls, values):  # increasing: nothing to drop
+            return
         if preempt and (m == 1 or bool((steps[1:] > steps[:-1]).all())) and not (
                 self.n and self._last_step() >= steps[0]):
             preempt = False  # increasing steps after the held ones (the usual case): nothing to drop
@@ -223,7 +217,7 @@ class ScalarColumns:
                 steps, walls, values = steps[keep], np.asarray(walls)[keep], np.asarray(values)[keep]
                 m = len(steps)
         if not self._compact:
-            if self.n == 0 and len(self._wall) == 0 and getattr(values, "dtype", None) == np.float32:
+            if first_float32:  # (preempted: still no point held)
                 self._fill_compact(steps, walls, values, increasing=False)
                 return
             self._append_plain(steps, walls, values)
@@ -262,7 +256,7 @@ class ScalarColumns:
         stride = 0 if len(steps) == 1 else None
         if stride is None:
             d = steps[1:] - steps[:-1]
-            stride = _stride_of(steps, d)  # (a stride is positive: increasing)
+            stride = _own_stride(steps, d)  # (a stride is positive: increasing)
             if stride is None and increasing and not bool((d > 0).all()):
                 return False
         self._compact = True

@@ -102,19 +102,16 @@ def test_a_short_series_of_float32_values_is_compact_from_its_first_fill(n: int)
     assert value.tolist() == values.astype(np.float64).tolist() + [0.1]
 
 
-def test_a_first_fill_takes_a_progression_only_without_wrap_around() -> None:
-    from tbnb.reader.columns import _stride_of as stride_of
+def test_a_progression_of_its_own_is_one_only_without_wrap_around() -> None:
+    from tbnb.reader.columns import _own_stride
 
-    def _stride_of(steps: np.ndarray) -> int | None:
-        return stride_of(steps, steps[1:] - steps[:-1])
-
-    assert _stride_of(np.array([7])) == 0
-    assert _stride_of(np.array([5, 15, 25])) == 10
-    assert _stride_of(np.array([5, 15, 26])) is None and _stride_of(np.array([5, 5, 5])) is None
+    assert _own_stride(np.array([7])) == 0
+    assert _own_stride(np.array([5, 15, 25])) == 10
+    assert _own_stride(np.array([5, 15, 26])) is None and _own_stride(np.array([5, 5, 5])) is None
     big = 2**62 - 10
     wraps = (big + 2**61 * np.arange(4, dtype=np.uint64).astype(np.int64)).astype(np.int64)  # the last wraps
     assert (np.diff(wraps) == 2**61).all() and wraps[-1] < 0
-    assert _stride_of(wraps) is None
+    assert _own_stride(wraps) is None
     cols = ScalarColumns()
     cols.extend(wraps, np.zeros(4), np.zeros(4, dtype=np.float32), preempt=False)
     assert cols.columns()[0].tolist() == sorted(wraps.tolist())  # (points come out in step order)
