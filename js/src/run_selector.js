@@ -97,6 +97,11 @@ export class RunSelector {
     return { hidden_runs: this.board.trait("hidden_runs"), hidden_patterns: this.board.trait("hidden_patterns") };
   }
 
+  /** Switch `runs` on or off by name (a run's or a group's box). */
+  setVisible(runs, visible) {
+    this.board.setTraits(setRunsVisible(this.visibility(), runs, visible));
+  }
+
   onColor() {
     const run = this.picker.dataset.run;
     if (run === undefined) return;
@@ -112,7 +117,8 @@ export class RunSelector {
 
   render() {
     const listed = this.listed();
-    const isHidden = hiddenTest(this.board.trait("hidden_runs"), this.board.trait("hidden_patterns"));
+    const { hidden_runs: names, hidden_patterns: patterns } = this.visibility();
+    const isHidden = hiddenTest(names, patterns);
     const hidden = (this.hidden = new Set(listed.filter(isHidden)));
     const total = this.board.runNames().length;
     const on = listed.length - hidden.size;
@@ -132,7 +138,8 @@ export class RunSelector {
     if (item.run === undefined) {
       const colors = { runColors: this.board.trait("run_colors"), colorOf: (run) => this.board.colorOf(run) };
       const color = groupColor(item.group, item.members, colors);
-      return groupRow(this.board, item, { hidden: this.hidden, open: this.open, color, rerender: () => this.render() });
+      const setVisible = (runs, visible) => this.setVisible(runs, visible);
+      return groupRow(item, { hidden: this.hidden, open: this.open, color, rerender: () => this.render(), setVisible });
     }
     const row = this.runRow(item.run);
     if (item.member) row.classList.add("tbnb-group-member");
@@ -152,7 +159,7 @@ export class RunSelector {
     const box = h("input", {
       type: "checkbox",
       checked: !this.hidden.has(run),
-      on: { change: (event) => this.board.setTraits(setRunsVisible(this.visibility(), [run], event.target.checked)) },
+      on: { change: (event) => this.setVisible([run], event.target.checked) },
     });
     const focused = this.board.model.get("focus") === run;
     // The selector is the board's legend: its focus button does what a click on the run's line does.

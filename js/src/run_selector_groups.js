@@ -2,11 +2,10 @@
 // checkbox for all its members, name, member count, the group's colour) above its members'
 // rows, which fold away. The selector's list is data (items) and only rows in view are drawn,
 // so a group gives items here and its row is made on demand. Toggling a group's checkbox shows
-// or hides every member (writes `hidden_runs`, and `hidden_patterns` to show one a pattern hides). Which runs form a group: run_groups.js
-// selectorItems. The CSS here also fixes the selector's row height, which the list relies on.
+// or hides every member (the selector's setVisible: runs.js setRunsVisible). Which runs form a
+// group: run_groups.js selectorItems. The CSS here also fixes the selector's row height, which the list relies on.
 
 import { h } from "./dom.js";
-import { setRunsVisible } from "./runs.js";
 
 /** Every row of the selector's list is this high (px): the list is virtualised (virtual_list.js)
  * and places rows by index, so it is told the height rather than measuring a row, which could be
@@ -36,19 +35,14 @@ export function groupItems(item, open) {
 }
 
 /** A group's row: fold arrow, checkbox for every member, name, members shown/all, colour. */
-export function groupRow(board, { group, members }, { hidden, open, color, rerender }) {
+export function groupRow({ group, members }, { hidden, open, color, rerender, setVisible }) {
   const on = members.filter((run) => !hidden.has(run)).length;
   const unfolded = open.has(group);
   const box = h("input", {
     type: "checkbox",
     checked: on === members.length,
     "aria-label": `Show group ${group}`,
-    on: {
-      change: (event) => {
-        const state = { hidden_runs: board.trait("hidden_runs"), hidden_patterns: board.trait("hidden_patterns") };
-        board.setTraits(setRunsVisible(state, members, event.target.checked));
-      },
-    },
+    on: { change: (event) => setVisible(members, event.target.checked) },
   });
   box.indeterminate = on > 0 && on < members.length;
   const fold = h("button", {

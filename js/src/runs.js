@@ -10,19 +10,23 @@ function fromPython(pattern) {
   return pattern.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
 }
 
-/** RegExps that fully match, or null for "every run" (empty, [".*"] or nothing valid). */
-export function compileRunPatterns(patterns) {
-  if (!Array.isArray(patterns)) return null;
+/** RegExps fully matching each valid pattern (an invalid one is skipped: the kernel refuses it). */
+function compileFull(patterns) {
   const out = [];
-  for (const pattern of patterns) {
-    if (typeof pattern !== "string") continue;
-    if (pattern === ".*") return null;
+  for (const pattern of Array.isArray(patterns) ? patterns : []) {
     try {
-      out.push(new RegExp(`^(?:${fromPython(pattern)})$`));
+      if (typeof pattern === "string") out.push(new RegExp(`^(?:${fromPython(pattern)})$`));
     } catch {
-      // an invalid pattern matches nothing and filters nothing: skip it
+      // an invalid pattern matches nothing: skip it
     }
   }
+  return out;
+}
+
+/** RegExps that fully match, or null for "every run" (empty, [".*"] or nothing valid). */
+export function compileRunPatterns(patterns) {
+  if (!Array.isArray(patterns) || patterns.includes(".*")) return null;
+  const out = compileFull(patterns);
   return out.length ? out : null;
 }
 
@@ -36,23 +40,10 @@ export function exactPattern(run) {
   return String(run).replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
 }
 
-/** `hidden_patterns` compiled (full match; an invalid one hides nothing). */
-function compileHidden(patterns) {
-  const out = [];
-  for (const pattern of Array.isArray(patterns) ? patterns : []) {
-    try {
-      if (typeof pattern === "string") out.push(new RegExp(`^(?:${fromPython(pattern)})$`));
-    } catch {
-      // the kernel refuses an invalid pattern; one that slipped through hides nothing
-    }
-  }
-  return out;
-}
-
 /** (run) => whether it is switched off: named in `hidden` or matching a hidden pattern. */
 export function hiddenTest(hidden, hiddenPatterns) {
   const off = new Set(hidden || []);
-  const compiled = compileHidden(hiddenPatterns);
+  const compiled = compileFull(hiddenPatterns);
   return (run) => off.has(run) || compiled.some((re) => re.test(run));
 }
 
@@ -116,7 +107,7 @@ export function setRunsVisible(state, runs, visible) {
   let patterns = [...(state.hidden_patterns || [])];
   if (visible) {
     patterns = patterns.map((p) => {
-      const [re] = compileHidden([p]);
+      const [re] = compileFull([p]);
       const caught = re ? runs.filter((run) => re.test(run)) : [];
       return caught.length ? narrowed(p, caught.map(exactPattern).join("|")) : p;
     });
@@ -141,7 +132,7 @@ export function setListedVisible(state, listed, filter, visible) {
     if (!patterns.includes(f)) patterns.push(f);
   } else {
     patterns = patterns.filter((p) => p !== f).map((p) => {
-      const [re] = compileHidden([p]);
+      const [re] = compileFull([p]);
       return re && listed.some((run) => re.test(run)) ? narrowed(p, f) : p;
     });
   }
