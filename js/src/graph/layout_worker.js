@@ -3,7 +3,7 @@
 // never blocks the page's main thread.
 
 import * as dagre from "@dagrejs/dagre";
-import { nestedLayout } from "./nested_layout.js";
+import { nestedLayout, warmInput } from "./nested_layout.js";
 
 const cache = new Map(); // level layouts, reused when only other levels changed
 
@@ -17,3 +17,11 @@ self.onmessage = (event) => {
     self.postMessage({ id, error: String((error && error.message) || error) });
   }
 };
+
+// Laid out once when the worker starts and thrown away (see warmInput): the first graph drawn
+// then finds dagre's functions compiled.
+try {
+  nestedLayout(warmInput(), dagre);
+} catch {
+  // only a warm-up: a real layout reports its own errors
+}

@@ -4,7 +4,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import * as dagre from "../../../js/node_modules/@dagrejs/dagre/dist/dagre.esm.js";
 import { edgeWidth, layoutInput, leafWidth, levelModel, mergedEdges, place, MAX_WIDTH } from "../../../js/src/graph/levels.js";
-import { nestedLayout } from "../../../js/src/graph/nested_layout.js";
+import { nestedLayout, warmInput } from "../../../js/src/graph/nested_layout.js";
 import { nodeColors, ramp, RAMP, NEUTRAL } from "../../../js/src/graph/colors.js";
 
 // Top level: scope "Net" (open) and op "input"; inside Net: "Net/a", "Net/b" (scopes with the
@@ -150,6 +150,17 @@ test("the layout cache: an unchanged level is not laid out again, and lands wher
   assert.deepEqual(again.pos, first.pos);
   assert.deepEqual(again.edges, first.edges);
   assert.deepEqual(again.size, first.size);
+});
+
+test("the worker's warm-up layout runs dagre on every node and edge, nested and not", () => {
+  let calls = 0;
+  const counting = { ...dagre, layout: (g) => { calls += 1; return dagre.layout(g); } };
+  const result = nestedLayout(warmInput(), counting);
+  assert.equal(calls, 2); // both levels go through dagre (no grid, no cache)
+  for (const i of [0, 1, 2, 3, 4, 5, 6]) assert.ok(Number.isFinite(result.pos[i].x), `node ${i} placed`);
+  assert.ok(result.pos[0].w > result.size[0].w, "the open scope is sized around its children");
+  assert.equal(result.edges[-1].length, 4);
+  assert.equal(result.edges[0].length, 2);
 });
 
 test("info panel switches: group or ungroup a series, remove from or add to the main graph", async () => {
