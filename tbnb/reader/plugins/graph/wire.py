@@ -107,8 +107,9 @@ def _scan_one(a: memoryview, node: int, p: int, end: int, out: list[tuple[int, i
 
 def scan(a: np.ndarray, starts: np.ndarray, stops: np.ndarray) -> Fields:
     """Every length-delimited field of the nodes occupying ``a[starts[i]:stops[i]]``."""
-    node = np.arange(len(starts))
     pos, end = starts.astype(np.int64), stops.astype(np.int64)
+    node = np.flatnonzero(end > pos)  # an empty node (a NodeDef with no field set) has nothing to read
+    pos, end = pos[node], end[node]
     parts: list[tuple[np.ndarray, ...]] = []
     while len(node) >= _VECTOR_MIN:
         tag, pos = _varint(a, pos)

@@ -285,3 +285,13 @@ def test_a_name_that_is_not_utf8_is_a_graph_error_in_a_big_graph() -> None:
     bad = data.replace(b"n42", b"n\xff2", 1)
     with pytest.raises(GraphError, match="not UTF-8"):
         graph_from_graph_def(bad)
+
+
+def test_an_empty_node_among_many_reads_as_protobuf_reads_it() -> None:
+    """A NodeDef with no field set is zero bytes inside the GraphDef: the column-wise scan must not
+    read the next node's bytes as its fields."""
+    data = _many([f"s/n{i}" for i in range(40)])
+    empty = b"\x0a\x00"  # GraphDef field 1 (node), zero bytes long
+    data = empty + data + empty
+    assert [n.name for n in tb_graph_pb2.GraphDef.FromString(data).node][:2] == ["", "s/n0"]
+    check_against_tensorboard(data)
