@@ -74,7 +74,9 @@ class _Entry:
         if self.full is None:
             with self.full_lock:
                 if self.full is None:
-                    self.full = build_hierarchy(self.graph)
+                    full = build_hierarchy(self.graph)
+                    full.ids_index()  # made here, ahead, not by the first request naming an item
+                    self.full = full
                     self.top = None
         return self.full
 

@@ -76,7 +76,9 @@ class Hierarchy:
     #: A partial hierarchy (build_hierarchy's ``top_level``): answers only the collapsed top level.
     top_level: bool = False
     _cum: dict[str, np.ndarray] = field(default_factory=dict)
-    _ids: dict[str, int] = field(default_factory=dict)
+    #: Item number by id, made when first asked for (ids_index): the collapsed top level, the
+    #: first drawing of a large graph, names no item, and 100,000 ids take ~20 ms to index.
+    _ids: dict[str, int] | None = None
     #: What views derive and keep for the next request (display trees, structure templates).
     cache: dict[str, Any] = field(default_factory=dict)
 
@@ -92,12 +94,19 @@ class Hierarchy:
     def n_items(self) -> int:
         return len(self.names)
 
+    def ids_index(self) -> dict[str, int]:
+        """Item number by id (made once; two threads making it at once make equal ones)."""
+        ids = self._ids
+        if ids is None:
+            self._ids = ids = dict(zip(self.names, range(len(self.names))))
+        return ids
+
     def __contains__(self, name: object) -> bool:
-        return name in self._ids
+        return name in self.ids_index()
 
     def item(self, name: str) -> int:
         """The item with id ``name`` (an op, scope or series); KeyError if none."""
-        return self._ids[name]
+        return self.ids_index()[name]
 
     def label(self, item: int) -> str:
         """The short label of an item: an op's or scope's last name component (a torch module
@@ -312,5 +321,4 @@ def build_hierarchy(graph: Graph, top_level: bool = False) -> Hierarchy:
                      op_series=op_series, series=series, embedded=embedded, host=host,
                      ann_host=ann_host, ann_node=ann_node, ann_side=ann_side,
                      op_codes=op_codes, op_table=op_table, device_codes=device_codes,
-                     device_table=device_table, op_order=op_order, first=first, last=last, core=core,
-                     _ids=dict(zip(item_names, range(len(item_names)))))
+                     device_table=device_table, op_order=op_order, first=first, last=last, core=core)
