@@ -34,6 +34,11 @@ _START = event_pb2.SessionLog.START
 GRAPH_TAG = "__run_graph__"
 #: What ``data_compat.metadata_of`` makes of a TF1 ``simple_value`` but its display name.
 _SIMPLE_VALUE_METADATA = data_compat.metadata_of(summary_pb2.Summary.Value(simple_value=0.0))
+_SIMPLE_VALUE_PLUGIN = _SIMPLE_VALUE_METADATA.plugin_data.plugin_name
+#: Stands for a simple_value tag's metadata until ``metadata`` is asked for it: a sweep's
+#: thousands of scalar series would otherwise each copy a protobuf message at load (several
+#: microseconds each), which is rarely read.
+_SIMPLE_VALUE = object()
 
 
 @dataclass
@@ -95,7 +100,7 @@ class RunData:
         self.start_time: float | None = None
         self._scalars: dict[str, ScalarColumns] = {}
         self._tensors: dict[str, Reservoir] = {}
-        self._metadata: dict[str, summary_pb2.SummaryMetadata] = {}
+        self._metadata: dict[str, summary_pb2.SummaryMetadata | object] = {}  # (or _SIMPLE_VALUE)
         self._plugins: dict[str, str] = {}
         self._graph_def: bytes | None = None
         self._meta_graph_def: bytes | None = None
@@ -130,11 +135,8 @@ class RunData:
         Value to show): the metadata synthesised for one, from one made once."""
         plugin = self._plugins.get(tag)
         if plugin is None:
-            md = summary_pb2.SummaryMetadata()
-            md.CopyFrom(_SIMPLE_VALUE_METADATA)
-            md.display_name = tag
-            self._metadata[tag] = md
-            plugin = md.plugin_data.plugin_name
+            self._metadata[tag] = _SIMPLE_VALUE  # made when asked for (metadata)
+            plugin = _SIMPLE_VALUE_PLUGIN
             self.new_tag(tag, plugin, delta)
         return plugin
 
@@ -306,7 +308,13 @@ class RunData:
 
     def metadata(self, tag: str) -> summary_pb2.SummaryMetadata | None:
         """The first SummaryMetadata seen for a tag (it names the plugin)."""
-        return self._metadata.get(tag)
+        md = self._metadata.get(tag)
+        if md is _SIMPLE_VALUE:
+            md = summary_pb2.SummaryMetadata()
+            md.CopyFrom(_SIMPLE_VALUE_METADATA)
+            md.display_name = tag
+            self._metadata[tag] = md
+        return md  # type: ignore[return-value]
 
     def count(self, tag: str) -> int:
         """Points held for a series (every scalar point; sampled items otherwise), without copying."""
