@@ -36,9 +36,10 @@ GRAPH_TAG = "__run_graph__"
 _SIMPLE_VALUE_METADATA = data_compat.metadata_of(summary_pb2.Summary.Value(simple_value=0.0))
 _SIMPLE_VALUE_PLUGIN = _SIMPLE_VALUE_METADATA.plugin_data.plugin_name
 #: Stands for a simple_value tag's metadata until ``metadata`` is asked for it: a sweep's
-#: thousands of scalar series would otherwise each copy a protobuf message at load (several
-#: microseconds each), which is rarely read.
-_SIMPLE_VALUE = object()
+#: thousands of scalar series would otherwise each hold a protobuf message made at load, which
+#: is rarely read. A string, so that it stays itself through pickling (a run read by an
+#: executor's worker comes back pickled); no metadata is kept as a string otherwise.
+_SIMPLE_VALUE = "simple_value"
 
 
 @dataclass
@@ -100,7 +101,7 @@ class RunData:
         self.start_time: float | None = None
         self._scalars: dict[str, ScalarColumns] = {}
         self._tensors: dict[str, Reservoir] = {}
-        self._metadata: dict[str, summary_pb2.SummaryMetadata | object] = {}  # (or _SIMPLE_VALUE)
+        self._metadata: dict[str, summary_pb2.SummaryMetadata | str] = {}  # (str: _SIMPLE_VALUE)
         self._plugins: dict[str, str] = {}
         self._graph_def: bytes | None = None
         self._meta_graph_def: bytes | None = None
@@ -309,7 +310,7 @@ class RunData:
     def metadata(self, tag: str) -> summary_pb2.SummaryMetadata | None:
         """The first SummaryMetadata seen for a tag (it names the plugin)."""
         md = self._metadata.get(tag)
-        if md is _SIMPLE_VALUE:
+        if isinstance(md, str):  # _SIMPLE_VALUE
             md = summary_pb2.SummaryMetadata()
             md.CopyFrom(_SIMPLE_VALUE_METADATA)
             md.display_name = tag

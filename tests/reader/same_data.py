@@ -9,7 +9,7 @@ from tbnb.reader.logdir import Logdir
 
 
 def assert_same(a: Logdir, b: Logdir) -> None:
-    """Every run, tag, scalar point and sampled value of ``a`` equals ``b``'s."""
+    """Every run, tag, tag metadata, scalar point and sampled value of ``a`` equals ``b``'s."""
     assert a.runs() == b.runs()
     for run in a.runs():
         assert a.tags(run) == b.tags(run)
@@ -17,6 +17,7 @@ def assert_same(a: Logdir, b: Logdir) -> None:
         ga, gb = a.graph(run), b.graph(run)
         assert (ga is None) == (gb is None) and (ga is None or ga.graph_def == gb.graph_def)
         for tag, plugin in a.tags(run).items():
+            assert a.metadata(run, tag) == b.metadata(run, tag), (run, tag)
             if plugin == "scalars":
                 x, y = a.scalars(run, tag), b.scalars(run, tag)
                 for col in ("step", "wall_time", "value"):
