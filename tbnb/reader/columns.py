@@ -259,6 +259,14 @@ class ScalarColumns:
             stride = _own_stride(steps, d)  # (a stride is positive: increasing)
             if stride is None and increasing and not bool((d > 0).all()):
                 return False
+        self.set_compact_first(steps, stride, walls, values)
+        return True
+
+    def set_compact_first(self, steps: np.ndarray, stride: int | None, walls: np.ndarray, values: np.ndarray) -> None:
+        """Hold a first fill of increasing steps and float32 values, compact: steps as the
+        progression ``stride`` (0 for one point) when they are one (``_own_stride``), else
+        copied. The one place the compact first fill is written (``_fill_compact``, and the
+        many-run reload, which finds the strides of all its series at once)."""
         self._compact = True
         if stride is not None:
             self._start, self._stride, self._step = int(steps[0]), stride or None, None
@@ -267,7 +275,6 @@ class ScalarColumns:
         self._wall = np.array(walls, dtype=np.float64)
         self._value = np.array(values, dtype=np.float32)
         self.n = len(steps)
-        return True
 
     def _make_compact(self) -> None:
         """Steps as a progression if they are one, values as float32 if each is one (once)."""

@@ -141,6 +141,20 @@ class RunData:
             self.new_tag(tag, plugin, delta)
         return plugin
 
+    def is_fresh(self) -> bool:
+        """Whether nothing has been applied yet (a run's first read)."""
+        return (self.start_time is None and self.file_version is None and not self._plugins and not self._scalars
+                and not self._tensors and not self._pending and self._graph_def is None
+                and self._meta_graph_def is None and not self._run_metadata)
+
+    def adopt_simple_values(self, tag: str, cols: ScalarColumns, points: int, delta: RunDelta) -> None:
+        """A TF1 ``simple_value`` tag seen for the first time, with the columns of all its points
+        of this reload (the many-run reload builds them for all its series at once): what
+        ``name_simple_value_tag``, ``add_scalars`` and ``flush`` make of them."""
+        self.name_simple_value_tag(tag, delta)
+        self._scalars[tag] = cols
+        delta.points[tag] = delta.points.get(tag, 0) + points
+
     def new_tag(self, tag: str, plugin: str, delta: RunDelta) -> None:
         """List a tag under ``plugin`` unless it is listed already."""
         if tag not in self._plugins:
