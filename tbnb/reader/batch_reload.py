@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .batch_cold import ColdSeries, Sorted, apply_cold, eligible, series_of
 from .bulk_apply import BULK_MIN_RECORDS, BulkBatch
 from .frame_bulk import frame_bulk
 from .problems import Problem
@@ -144,6 +145,7 @@ def _apply(batch: list[_Job], out: list[RunDelta | None]) -> None:
         values.rows = rest_rows[values.rows]
     scalar_parts, value_parts = _scalars_parts(scalars, first, last), _values_parts(values, first, last)
     bounds = list(zip(first.tolist(), last.tolist()))
+    cold_at, cold_rows, cold = _cold(batch, clean, scalar_parts, value_parts)
     k = 0
     for job in batch:
         n = len(job.pieces)
@@ -152,7 +154,14 @@ def _apply(batch: list[_Job], out: list[RunDelta | None]) -> None:
             continue  # left to the run's own loader
         delta = RunDelta()
         run = job.run
-        for i, piece in enumerate(job.pieces, start=k):
+        c = cold_at.get(k)
+        done = False
+        if c is not None and cold_rows is not None:
+            a, b = bounds[k]
+            piece = job.pieces[0]
+            done = apply_cold(run.data, view, starts[a:b], lengths[a:b], str(piece.path), piece.offset - piece.lo,
+                              delta, scalar_parts[k], cold[c], cold_rows)
+        for i, piece in enumerate(job.pieces if not done else (), start=k):
             a, b = bounds[i]
             BulkBatch(run.data, view, starts[a:b], lengths[a:b], str(piece.path), piece.offset - piece.lo, delta,
                       scalar_parts[i], value_parts[i]).apply()
@@ -163,6 +172,25 @@ def _apply(batch: list[_Job], out: list[RunDelta | None]) -> None:
         run.data.flush(delta)
         delta.problems.sort(key=lambda p: (p.path, p.offset))
         out[job.index] = delta
+
+
+def _cold(batch: list[_Job], clean: np.ndarray, scalar_parts: list[BulkScalars],
+          value_parts: list[BulkValues]) -> tuple[dict[int, int], Sorted | None, list[list[ColdSeries]]]:
+    """The runs of the batch read for the first time whose one piece holds only TF1 scalars
+    (``batch_cold``): {piece index: their number}, their series' rows, each one's series."""
+    at: dict[int, int] = {}
+    parts: list[BulkScalars] = []
+    k = 0
+    for job in batch:
+        n = len(job.pieces)
+        if n == 1 and clean[k] and eligible(job.run.data, scalar_parts[k], len(value_parts[k].rows)):
+            at[k] = len(parts)
+            parts.append(scalar_parts[k])
+        k += n
+    if not parts:
+        return at, None, []
+    rows, series = series_of(parts)
+    return at, rows, series
 
 
 def _locate(starts: np.ndarray, lengths: np.ndarray, problems: list[Problem], lo: np.ndarray,
