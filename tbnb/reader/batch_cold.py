@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .bulk_apply import parse_uncovered, see_start_time
 from .columns import ScalarColumns
-from .events import parse_event
 from .problems import Problem
 from .run_data import RunData, RunDelta
 from .scalars_bulk import BulkScalars
@@ -91,20 +91,11 @@ def apply_cold(data: RunData, buf: memoryview, starts: np.ndarray, lengths: np.n
     """Apply a cold run's one piece (its records ``starts``/``lengths``, its decoded scalar rows
     ``part``, its series in ``rows``) as ``BulkBatch`` and ``flush`` would; False, with nothing
     applied, when a record other than the scalars is not a readable ``file_version``."""
-    covered = np.zeros(len(starts), dtype=bool)
-    covered[part.rows] = True
     problems: list[Problem] = []  # (a record that is no Event: the general path reports it)
-    events = [(i, parse_event(buf, int(starts[i]), int(lengths[i]), path, base, problems))
-              for i in np.flatnonzero(~covered).tolist()]
+    events = parse_uncovered(buf, starts, lengths, (part.rows,), path, base, problems)
     if problems or any(e is None or e.WhichOneof("what") != "file_version" for _, e in events):
         return False
-    if events and events[0][0] == 0 and events[0][1].wall_time:
-        data.see_wall_time(events[0][1].wall_time)  # (as BulkBatch: the batch's first record has one)
-    if data.start_time is None:
-        at = np.array([i for i, _ in events], dtype=np.int64)
-        walls = np.array([e.wall_time for _, e in events], dtype=np.float64)
-        empty = np.zeros(0, dtype=np.int64)
-        data.see_wall_times([(at, walls), (part.rows, part.wall), (empty, np.zeros(0))])
+    see_start_time(data, events, [(part.rows, part.wall)])
     for i, event in events:
         data.apply_event(event, buf, int(starts[i]), int(lengths[i]), path, base, delta)
     for s in series:

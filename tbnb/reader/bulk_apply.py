@@ -13,7 +13,7 @@ them. Every rule (which plugin a tag has, when the run started, what purges) is 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import repeat
 
 import numpy as np
@@ -22,6 +22,7 @@ from . import data_compat
 from .events import parse_event
 from .grouping import group_by_tag
 from .items import BlobRef, Record, new_tuple
+from .problems import Problem
 from .proto import event_pb2
 from .records import Framed
 from .run_data import RunData, RunDelta
@@ -52,6 +53,31 @@ def apply_batch(data: RunData, buf: memoryview, framed: Framed, path: str, base:
     BulkBatch(data, buf, starts, lengths, path, base, delta, scalars, values).apply()
 
 
+def parse_uncovered(buf: memoryview, starts: np.ndarray, lengths: np.ndarray, covered: Sequence[np.ndarray],
+                    path: str, base: int, problems: list[Problem]) -> list[tuple[int, event_pb2.Event | None]]:
+    """``(record index, Event or None)`` of the batch's records that no bulk decoder took (rows
+    ``covered``), parsed with protobuf in record order; an unreadable one is None, with a problem."""
+    taken = np.zeros(len(starts), dtype=bool)
+    for rows in covered:
+        taken[rows] = True
+    return [(i, parse_event(buf, int(starts[i]), int(lengths[i]), path, base, problems))
+            for i in np.flatnonzero(~taken).tolist()]
+
+
+def see_start_time(data: RunData, events: list[tuple[int, event_pb2.Event | None]],
+                   bulk: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    """The run's start time from a batch whose records are applied out of record order: its
+    parsed ``events`` and its bulk rows (``(record indices, wall times)`` per decoder)."""
+    if data.start_time is None and events and events[0][0] == 0 and events[0][1] is not None \
+            and events[0][1].wall_time:
+        data.see_wall_time(events[0][1].wall_time)  # the batch's first record has one (a file_version)
+    if data.start_time is None:
+        parsed = [(i, e.wall_time) for i, e in events if e is not None]
+        rows = np.array([i for i, _ in parsed], dtype=np.int64)
+        walls = np.array([w for _, w in parsed], dtype=np.float64)
+        data.see_wall_times([(rows, walls), *bulk])
+
+
 class BulkBatch:
     """One batch of records (``buf[starts[i]:starts[i]+lengths[i]]``) applied to a run's data."""
 
@@ -64,20 +90,9 @@ class BulkBatch:
     def apply(self) -> None:
         data = self.data
         self._separate()
-        covered = np.zeros(len(self.starts), dtype=bool)
-        covered[self.scalars.rows] = True
-        covered[self.values.rows] = True
-        events = [(i, parse_event(self.buf, int(self.starts[i]), int(self.lengths[i]), self.path, self.base,
-                                  self.delta.problems)) for i in np.flatnonzero(~covered).tolist()]
-        if data.start_time is None and events and events[0][0] == 0 and events[0][1] is not None \
-                and events[0][1].wall_time:
-            data.see_wall_time(events[0][1].wall_time)  # the batch's first record has one (a file_version)
-        if data.start_time is None:
-            parsed = [(i, e.wall_time) for i, e in events if e is not None]
-            rows = np.array([i for i, _ in parsed], dtype=np.int64)
-            walls = np.array([w for _, w in parsed], dtype=np.float64)
-            data.see_wall_times([(rows, walls), (self.scalars.rows, self.scalars.wall),
-                                 (self.values.rows, self.values.wall)])
+        events = parse_uncovered(self.buf, self.starts, self.lengths, (self.scalars.rows, self.values.rows),
+                                 self.path, self.base, self.delta.problems)
+        see_start_time(data, events, [(self.scalars.rows, self.scalars.wall), (self.values.rows, self.values.wall)])
         bulk_tags = set(self.scalars.tags) | set(self.values.tags)
         segment_start = 0
         for i, event in events:
