@@ -25,12 +25,15 @@ from .run_data import RunData, RunDelta
 from .scalars_bulk import BulkScalars
 
 _LIMIT = 1 << 62  # a progression's start and stride stay below this (``columns._own_stride``)
+#: ``ColdSeries.stride`` of a series whose steps increase but are no progression, and of one whose
+#: steps do not increase (a stride itself is 0 for one point, else positive).
+IRREGULAR, FALLING = -1, -2
 
 
 @dataclass
 class ColdSeries:
     """One series of a cold run: its tag, its rows in the sorted arrays, its stride (0: one
-    point; -1: increasing but no progression; -2: not increasing)."""
+    point), or IRREGULAR or FALLING."""
 
     tag: str
     lo: int
@@ -78,7 +81,7 @@ def series_of(parts: Sequence[BulkScalars]) -> tuple[Sorted, list[list[ColdSerie
     uneven = np.bincount(pair_series[same & (d != stride[pair_series])], minlength=total) > 0
     first = step[np.minimum(begins, max(len(step) - 1, 0))]
     fits = (stride > 0) & (stride < _LIMIT) & (first > -_LIMIT) & (first < _LIMIT)
-    kind = np.where(~many, 0, np.where(falls, -2, np.where(uneven | ~fits, -1, stride)))
+    kind = np.where(~many, 0, np.where(falls, FALLING, np.where(uneven | ~fits, IRREGULAR, stride)))
     kinds, lo, hi = kind.tolist(), begins.tolist(), ends.tolist()
     out: list[list[ColdSeries]] = []
     for p, off in zip(parts, offsets[:-1].tolist()):
@@ -103,9 +106,9 @@ def apply_cold(data: RunData, buf: memoryview, starts: np.ndarray, lengths: np.n
         cols = ScalarColumns()
         if s.stride >= 0:
             cols.set_compact_first(step, s.stride, wall, value)
-        elif s.stride == -1:
+        elif s.stride == IRREGULAR:
             cols.set_compact_first(step, None, wall, value)
-        else:
+        else:  # FALLING: the general append, which preempts
             cols.extend(step, wall, value, data.purge_orphaned_data)
         data.adopt_simple_values(s.tag, cols, s.hi - s.lo, delta)
     return True
