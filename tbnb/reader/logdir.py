@@ -129,13 +129,15 @@ class Logdir:
                 result.problems.append(Problem(str(self.run_directory(name)), 0,
                                                f"run {name!r} removed: its event files are gone, so its data was dropped"))
             jobs: list[tuple[str, Run, list[FilePath]]] = []
+            touched = self.storage.touched_runs()  # (None: each run's files are stat-ed)
             for name, files in found.items():
                 run = self._runs.get(name)
                 if run is None:
                     run = self._runs[name] = Run(name, self.storage.directory(name), self.capacities,
                                                  self.purge_orphaned_data, self.bulk, self.storage)
                     result.new_runs.append(name)
-                if run.changed(files):  # a poll mostly finds one run grown (and makes nothing for the rest)
+                # (a poll mostly finds one run grown, and makes nothing for the rest)
+                if run.changed(files, touched is None or name in touched):
                     jobs.append((name, run, files))
             for (name, _, _), delta in zip(jobs, self._reload_runs(jobs, first_bytes)):
                 if delta.new_tags:

@@ -184,6 +184,9 @@ class RemoteStorage:
 
     # -- reading ------------------------------------------------------------------------------
 
+    def touched_runs(self) -> set[str] | None:
+        return None  # (a listing's sizes tell; no change notification)
+
     def size(self, path: FilePath) -> int:
         try:
             return self.sizes[str(path)]

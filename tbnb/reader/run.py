@@ -93,12 +93,21 @@ class Run:
         self.files = done.files
         self.data.absorb(done.data, delta)
 
-    def changed(self, paths: list[FilePath]) -> bool:
+    def changed(self, paths: list[FilePath], sizes: bool = True) -> bool:
         """Whether a reload could find anything: a file added or gone, one of another size, or
-        one not read to its end (a file that cannot be stat-ed counts: the reload reports it)."""
+        one not read to its end (a file that cannot be stat-ed counts: the reload reports it).
+
+        ``sizes=False``: the files are known to have the sizes last seen (no change was
+        notified in the run's directory), so none is stat-ed."""
         files = self.files
         if len(paths) != len(files):
             return True
+        if not sizes:
+            for path in paths:
+                state = files.get(path)
+                if state is None or state.size != state.offset:
+                    return True
+            return False
         size_of = self.storage.size
         try:
             for path in paths:  # (a plain loop: an idle poll of 10,000 runs calls this 10,000 times)

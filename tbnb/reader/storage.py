@@ -44,6 +44,10 @@ class Storage(Protocol):
         """One listing: ``{run name: [event files in name order]}`` and problems; None when the
         listing itself failed (reported in the problems of the next call's caller)."""
 
+    def touched_runs(self) -> set[str] | None:
+        """The runs whose files may have changed between the last two listings; None when that
+        is not known (every run's files are then checked)."""
+
     def size(self, path: FilePath) -> int:
         """The file's size (for a URL: as the last listing saw it); OSError if it is gone."""
 
@@ -81,9 +85,13 @@ class LocalStorage:
 
     def list_runs(self) -> tuple[dict[str, list[FilePath]], list[Problem]]:
         if not self.path.is_dir():
+            self._discovery.touched = None
             return {}, []
         runs, problems = self._discovery.find_run_files(self.path)
         return dict(runs), problems  # (a dict of str lists is a dict of FilePath lists)
+
+    def touched_runs(self) -> set[str] | None:
+        return self._discovery.touched  # (known where the logdir is watched for changes)
 
     def size(self, path: FilePath) -> int:
         return os.stat(path).st_size
