@@ -17,7 +17,6 @@ overflowed, or a file system unmounted under it, says "everything may have chang
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import os
 import struct
@@ -132,7 +131,9 @@ class _Inotify:
     """The three calls of libc's inotify API."""
 
     def __init__(self) -> None:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        # (the process's own symbols, libc's among them: ``find_library`` would run ldconfig
+        # in a subprocess, a fork of the kernel on the way to a Board's first read)
+        libc = ctypes.CDLL(None, use_errno=True)
         self.init1 = libc.inotify_init1
         self.init1.argtypes = [ctypes.c_int]
         self.add_watch = libc.inotify_add_watch
