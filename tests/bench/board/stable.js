@@ -17,6 +17,7 @@
   const S = { result: null, keyAt: null };
   Object.defineProperty(window, "__tbnbStable", { value: S });
   const epoch = () => performance.timeOrigin + performance.now();
+  const FALLBACK_MS = 100;
 
   // The user's Shift+Enter, seen before JupyterLab handles it.
   window.addEventListener(
@@ -49,14 +50,28 @@
     },
   };
 
-  function clipRect(el) {
-    let r = { l: 0, t: 0, r: window.innerWidth, b: window.innerHeight };
+  // The ancestors that clip a card (overflow other than visible), found once per card and
+  // parent: reading every ancestor's computed style on every frame cost the page ~15 % of a core
+  // while it was being measured (the observer stealing from what it observes, on both pages).
+  const clippers = new WeakMap();
+
+  function clippingAncestors(el) {
+    const known = clippers.get(el);
+    if (known && known.parent === el.parentElement) return known.list;
+    const list = [];
     for (let a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
       const s = getComputedStyle(a);
-      if (s.overflowX !== "visible" || s.overflowY !== "visible") {
-        const q = a.getBoundingClientRect();
-        r = { l: Math.max(r.l, q.left), t: Math.max(r.t, q.top), r: Math.min(r.r, q.right), b: Math.min(r.b, q.bottom) };
-      }
+      if (s.overflowX !== "visible" || s.overflowY !== "visible") list.push(a);
+    }
+    clippers.set(el, { parent: el.parentElement, list });
+    return list;
+  }
+
+  function clipRect(el) {
+    let r = { l: 0, t: 0, r: window.innerWidth, b: window.innerHeight };
+    for (const a of clippingAncestors(el)) {
+      const q = a.getBoundingClientRect();
+      r = { l: Math.max(r.l, q.left), t: Math.max(r.t, q.top), r: Math.min(r.r, q.right), b: Math.min(r.b, q.bottom) };
     }
     return r;
   }
@@ -87,7 +102,19 @@
     S.result = w;
     let visible = [];
     let visibleSet = new Set();
+    let done = false;
+    let pending = false;
+    // A check runs at the start of the frame after anything changed in the document (or was
+    // scrolled, or resized), and every FALLBACK_MS: not on every frame, which made the page
+    // render 60 frames a second while it was being measured (the observer taking a core's
+    // share from what it observes, on both pages).
+    const request = () => {
+      if (done || pending) return;
+      pending = true;
+      requestAnimationFrame(tick);
+    };
     const observer = new MutationObserver((records) => {
+      request();
       for (const rec of records) {
         const node = rec.target.nodeType === 1 ? rec.target : rec.target.parentElement;
         const card = node && node.closest(kind.cards);
@@ -98,12 +125,21 @@
       }
     });
     observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
+    window.addEventListener("scroll", request, true);
+    window.addEventListener("resize", request);
+    const fallback = setInterval(request, FALLBACK_MS);
     const finish = (ok) => {
+      done = true;
       observer.disconnect();
+      clearInterval(fallback);
+      window.removeEventListener("scroll", request, true);
+      window.removeEventListener("resize", request);
       w.ok = ok;
       w.visible = visible.map((c) => (c.dataset && c.dataset.tag) || c.innerText.split("\n").slice(0, 2).join(""));
     };
     const tick = () => {
+      pending = false;
+      if (done) return;
       const t = epoch();
       w.frames += 1;
       const now = visibleCards(kind);
@@ -135,9 +171,8 @@
         return finish(true);
       }
       if (t - started > timeoutMs) return finish(false);
-      requestAnimationFrame(tick);
     };
-    requestAnimationFrame(tick);
+    request();
     return true;
   };
 })();
