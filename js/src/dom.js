@@ -43,6 +43,19 @@ const ICONS = {
 };
 
 /** An inline SVG icon (constant shapes only). */
+/**
+ * Write DOM properties only where they differ: a write of the same value is still a DOM
+ * mutation (a text node replaced, an attribute set), which mutation observers take for a change
+ * and the browser styles and lays out again. Props: {text, hidden, attrs: {name: value},
+ * data: {key: value}}.
+ */
+export function update(el, { text, hidden, attrs = {}, data = {} }) {
+  if (text !== undefined && el.textContent !== text) el.textContent = text;
+  if (hidden !== undefined && el.hidden !== hidden) el.hidden = hidden;
+  for (const [name, value] of Object.entries(attrs)) if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  for (const [key, value] of Object.entries(data)) if (el.dataset[key] !== value) el.dataset[key] = value;
+}
+
 export function icon(name) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");

@@ -165,6 +165,9 @@ export class ScalarCard extends Card {
     this.loading = true;
     this.error = null;
     this.updateSub();
+    // The table first: the kernel answers in order, and the small table is then on the page
+    // while the kernel downsamples the lines, instead of changing the card after they are drawn.
+    this.steps.refresh();
     this.requestSeries(null, (msg, asked) => {
       this.full = seriesMap(msg);
       this.groups = groupMap(msg);
@@ -175,7 +178,6 @@ export class ScalarCard extends Card {
       this.draw();
     });
     if (this.zoom && this.zoom.x) this.fetchZoom();
-    this.steps.refresh();
   }
 
   fetchZoom() {

@@ -4,7 +4,7 @@
 // colour swatches), and the sorted, limited hover tooltip. The values come from the kernel's
 // "step_table" reply (exact, full resolution); step_table.js holds the pure rules.
 
-import { h } from "../dom.js";
+import { h, update } from "../dom.js";
 import { groupCell, groupFields } from "../run_groups.js";
 import { addStepStyle } from "../step_style.js";
 import { fromDisplayValue, toDisplayValue } from "../xaxis.js";
@@ -253,15 +253,16 @@ export class StepView {
     this.markers.forEach((m, i) => {
       const left = px[i];
       const visible = i < steps.length && left !== null && left !== undefined && left >= xa._offset - 1 && left <= xa._offset + xa._length + 1;
-      m.el.hidden = !visible;
+      update(m.el, { hidden: !visible });
       if (!visible) return;
       Object.assign(m.el.style, { left: `${left}px`, top: `${ya._offset}px`, height: `${ya._length}px` });
-      m.label.textContent = Math.round(steps[i]).toLocaleString("en-US");
-      m.handle.setAttribute("aria-valuenow", String(steps[i]));
-      m.el.dataset.step = String(steps[i]);
+      // (placed again after every draw: only what moved is written)
+      update(m.label, { text: Math.round(steps[i]).toLocaleString("en-US") });
+      update(m.handle, { attrs: { "aria-valuenow": String(steps[i]) } });
+      update(m.el, { data: { step: String(steps[i]) } });
     });
     const band = steps.length === 2 && px.every((p) => p !== null);
-    this.band.hidden = !band;
+    update(this.band, { hidden: !band });
     if (band) {
       const [a, b] = [Math.min(...px), Math.max(...px)];
       Object.assign(this.band.style, { left: `${a}px`, width: `${b - a}px`, top: `${ya._offset}px`, height: `${ya._length}px` });
