@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from tbnb.board.smoothing import BLOCK, smooth
+from tbnb.board.smoothing import BLOCK, smooth, smoothed_at
 
 from .dashboards.test_step_table import reference_smooth as loop_smooth  # the loop, one step per point
 
@@ -71,3 +71,28 @@ def test_edge_cases_as_tensorboard() -> None:
     # A non-finite weight counts as 0, and weights are clamped to [0, 1].
     assert smooth(np.array([1.0, 3.0]), math.nan).tolist() == [1.0, 3.0]
     assert smooth(np.array([1.0, 2.0]), 7.0).tolist() == [0.0, 0.0]
+
+
+def test_one_smoothed_point_is_that_point_of_the_whole_running_average() -> None:
+    """``smoothed_at`` (the step table's one point a run) against the loop, at generated
+    indices of generated series: gaps of non-finite values, magnitudes, every kind of weight,
+    constant series, the first and the last point."""
+    rng = np.random.default_rng(61)
+    for case in range(1500):
+        n = int(rng.integers(1, 3000)) if case % 10 else 20_000
+        w = float(rng.choice([0.0, 0.5, 0.6, 0.95, 0.999, 1.0, rng.random()]))
+        ys = rng.normal(size=n).cumsum() * 10.0 ** int(rng.integers(-8, 9))
+        if rng.random() < 0.3:
+            ys[rng.integers(0, n, size=max(1, n // 7))] = rng.choice([np.nan, np.inf, -np.inf])
+        if rng.random() < 0.05:
+            ys[:] = ys[0]
+        want = np.asarray(loop_smooth(ys.tolist(), w), dtype=np.float64)
+        scale = float(np.max(np.abs(ys[np.isfinite(ys)]), initial=0.0))
+        for i in {0, n - 1, int(rng.integers(0, n))}:
+            got = smoothed_at(ys, w, i)
+            if not math.isfinite(want[i]):
+                assert got == want[i] or (math.isnan(got) and math.isnan(want[i])), (case, i)
+            else:
+                assert abs(got - want[i]) <= 64 * EPS * scale, (case, n, w, i, got, want[i])
+    with pytest.raises(IndexError):
+        smoothed_at(np.arange(3.0), 0.6, 3)

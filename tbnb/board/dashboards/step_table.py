@@ -34,7 +34,7 @@ import numpy as np
 from ...reader.series import ScalarSeries
 from ..codec import encode
 from ..request import Fields, Reply, RequestError
-from ..smoothing import clamp_weight, smooth
+from ..smoothing import clamp_weight, smooth, smoothed_at
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -111,7 +111,7 @@ def at_step(all_series: Sequence[tuple[str, ScalarSeries, float]], step: int, we
         table["run"].append(run)
         table["step"].append(int(s.step[i]))
         table["value"].append(float(s.value[i]))
-        table["smoothed"].append(float(smooth(s.value, weight, upto=i + 1)[i]))
+        table["smoothed"].append(smoothed_at(s.value, weight, i))
         table["relative"].append(wall - start)
         table["wall"].append(wall)
     return table
