@@ -167,14 +167,18 @@ def load_ipython_extension(ipython: Any) -> None:
 
 
 def prepare() -> None:
-    """Import the widget code, read plotly.js's cartesian build and send it to the page now.
+    """Import the widget code, grow the reader's checksum tables, read plotly.js's cartesian
+    build and send it to the page now.
 
     A user runs ``%load_ext tbnb`` once, well before ``%tbnb``: what is done here is not waited
     for by the cell that shows the first board (preload.py says how the script reaches the
     page). A missing plotly is left for the board to report.
     """
+    from ..reader import crc
     from . import assets, widget  # noqa: F401 - imported for its cost, now rather than at %tbnb
     from .preload import preload_plotly
+
+    crc.prepare()  # the tables a first read of scalars grows
 
     try:
         assets.plotly_js("cartesian")

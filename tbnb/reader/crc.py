@@ -135,6 +135,17 @@ class _Tables:
 
 _tables = _Tables()
 
+#: The record width (bytes) the tables are grown for ahead of a first read (``prepare``): a
+#: scalar Event with a tag of up to ~30 characters.
+PREPARED_WIDTH = 64
+
+
+def prepare(width: int = PREPARED_WIDTH) -> None:
+    """Grow the tables now for records up to ``width`` bytes, which a first read of a scalar
+    log would otherwise grow (~20-60 ms, on the way to the first cards): ``%load_ext tbnb``
+    calls it, well before a Board reads."""
+    _tables.upto(min(int(width), MAX_WIDTH) - 2)
+
 
 def crc_rows(rows: np.ndarray, length: int) -> np.ndarray:
     """Unmasked CRC-32C of each row of ``rows`` ([m, W] uint8, W even, W <= MAX_WIDTH).

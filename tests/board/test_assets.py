@@ -75,9 +75,9 @@ def test_an_unknown_build_is_refused() -> None:
 
 
 def test_load_ext_prepares_the_widget_code_and_the_cartesian_build(tmp_path: Path) -> None:
-    """``%load_ext tbnb`` does the first board's preparations: the widget module is imported
-    and the cartesian build read (and cached), so that ``%tbnb`` waits for neither. In a fresh
-    interpreter, as a kernel starts."""
+    """``%load_ext tbnb`` does the first board's preparations: the widget module is imported,
+    the reader's checksum tables grown and the cartesian build read (and cached), so that
+    ``%tbnb`` waits for none of them. In a fresh interpreter, as a kernel starts."""
     code = """
 import sys
 from tbnb.board import assets, magic
@@ -87,10 +87,14 @@ class Shell:
         self.name = magic_name
 
 assert "tbnb.board.widget" not in sys.modules
+from tbnb.reader import crc
+covers = lambda: 2 * (len(crc._tables.rows) - 1) + 2  # the widest record the tables serve
+assert covers() < crc.PREPARED_WIDTH
 shell = Shell()
 magic.load_ipython_extension(shell)
 assert shell.name == "tbnb"
 assert "tbnb.board.widget" in sys.modules
+assert covers() >= crc.PREPARED_WIDTH  # a scalar record's tables, grown
 prepared = assets.plotly_js("cartesian")
 assets.PLOTLY_CARTESIAN = assets.PLOTLY_CARTESIAN.with_name("absent.js")  # read already: cached
 assert assets.plotly_js("cartesian") is prepared
