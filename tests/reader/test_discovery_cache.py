@@ -15,15 +15,13 @@ from tbnb.reader import discovery_cache
 from tbnb.reader.discovery import find_run_files
 from tbnb.reader.discovery_cache import FULL_WALK_EVERY, RACY_NS, CachedDiscovery
 
-
-def _dirs(root: Path) -> list[Path]:
-    return [root] + sorted(p for p in root.rglob("*") if p.is_dir() and not p.is_symlink())
+from .logdir_changes import dirs, make_runs, mutate
 
 
 def _age(root: Path, step: int) -> None:
     """Give every directory an mtime long past and distinct per poll (as if time went by)."""
     base = time.time_ns() - 3600 * 10**9 + step * 10 * 10**9
-    for k, d in enumerate(_dirs(root)):
+    for k, d in enumerate(dirs(root)):
         os.utime(d, ns=(base + k, base + k))
 
 
@@ -37,35 +35,6 @@ def _polled_once(root: Path, run: str) -> tuple[CachedDiscovery, os.stat_result]
     return cached, os.stat(root / run)
 
 
-def _mutate(root: Path, rng: random.Random) -> None:
-    """One random change a sweep's writers or a user make: new runs (nested), new event files or
-    other files, files removed, runs removed or renamed, empty directories."""
-    dirs = _dirs(root)
-    op = rng.choice(["run", "run", "event", "other", "rm_file", "rm_dir", "rename", "empty"])
-    where = rng.choice(dirs)
-    if op == "run":
-        d = where / f"r{rng.randrange(40)}" / (f"s{rng.randrange(3)}" if rng.random() < 0.4 else "")
-        d.mkdir(parents=True, exist_ok=True)
-        (d / f"events.out.tfevents.{rng.randrange(10**6)}.host").write_bytes(b"x")
-    elif op == "event":
-        (where / f"events.out.tfevents.{rng.randrange(10**6)}.h").write_bytes(b"")
-    elif op == "other":
-        name = rng.choice(["notes.txt", "x.profile-empty", "events.out.tfevents.1.h.profile-empty", "ckpt"])
-        (where / name).write_bytes(b"")
-    elif op == "rm_file":
-        files = [p for p in where.iterdir() if p.is_file()]
-        if files:
-            rng.choice(files).unlink()
-    elif op == "rm_dir" and where != root:
-        shutil.rmtree(where)
-    elif op == "rename" and where != root:
-        target = where.parent / f"moved{rng.randrange(100)}"
-        if not target.exists():
-            where.rename(target)
-    elif op == "empty":
-        (where / f"e{rng.randrange(20)}").mkdir(exist_ok=True)
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_cached_discovery_equals_the_general_walk_as_a_logdir_changes(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
@@ -74,7 +43,7 @@ def test_cached_discovery_equals_the_general_walk_as_a_logdir_changes(tmp_path: 
     cached = CachedDiscovery()
     for step in range(60):
         for _ in range(rng.randrange(0, 4)):  # some polls see no change at all
-            _mutate(root, rng)
+            mutate(root, rng)
         if rng.random() < 0.8:  # else the changed directories are racy: listed again, not trusted
             _age(root, step)
         assert cached.find_run_files(root) == find_run_files(root), f"seed {seed}, poll {step}"
@@ -82,9 +51,7 @@ def test_cached_discovery_equals_the_general_walk_as_a_logdir_changes(tmp_path: 
 
 def test_an_idle_poll_lists_no_directory_and_a_recent_change_is_listed(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    for k in range(30):
-        (tmp_path / f"run{k}").mkdir()
-        (tmp_path / f"run{k}" / "events.out.tfevents.1.h").write_bytes(b"")
+    make_runs(tmp_path, (f"run{k}" for k in range(30)))
     _age(tmp_path, 0)
     cached = CachedDiscovery()
     first = cached.find_run_files(tmp_path)

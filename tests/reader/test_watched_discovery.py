@@ -7,7 +7,6 @@ from __future__ import annotations
 import errno
 import os
 import random
-import shutil
 import struct
 import sys
 from pathlib import Path
@@ -20,6 +19,8 @@ from tbnb.reader.discovery import find_run_files
 from tbnb.reader.discovery_cache import CachedDiscovery
 from tbnb.reader.inotify import DirectoryWatch, decode, watchable
 from tbnb.testing import EventWriter
+
+from .logdir_changes import ALL_CHANGES, make_runs, mutate
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
 
@@ -39,60 +40,6 @@ def _state(root: Path) -> dict[str, tuple[tuple[str, int], ...]]:
     return {run: tuple((f, os.stat(f).st_size) for f in files) for run, files in runs.items()}
 
 
-def _dirs(root: Path) -> list[Path]:
-    return [root] + sorted(p for p in root.rglob("*") if p.is_dir())
-
-
-def _mutate(root: Path, rng: random.Random) -> None:
-    """One change a sweep's writers or a user make: runs added (nested), event files added,
-    grown, truncated or removed, other files written, runs removed or renamed, a run replaced
-    by another directory under its name, moved in or out of the logdir, empty directories."""
-    dirs = _dirs(root)
-    where = rng.choice(dirs)
-    files = [p for p in where.iterdir() if p.is_file()]
-    op = rng.choice(["run", "event", "grow", "grow", "grow", "truncate", "other", "rm_file",
-                     "rm_dir", "rename", "replace", "arrive", "depart", "file_out", "empty"])
-    if op == "run":
-        d = where / f"r{rng.randrange(40)}" / (f"s{rng.randrange(3)}" if rng.random() < 0.4 else "")
-        d.mkdir(parents=True, exist_ok=True)
-        (d / f"events.out.tfevents.{rng.randrange(10**6)}.host").write_bytes(b"x")
-    elif op == "event":
-        (where / f"events.out.tfevents.{rng.randrange(10**6)}.h").write_bytes(b"")
-    elif op == "grow" and files:
-        with open(rng.choice(files), "ab") as fh:
-            fh.write(b"y" * rng.randrange(1, 50))
-    elif op == "truncate" and files:
-        os.truncate(rng.choice(files), 0)
-    elif op == "other":
-        (where / rng.choice(["notes.txt", "x.profile-empty", "ckpt"])).write_bytes(b"z")
-    elif op == "rm_file" and files:
-        rng.choice(files).unlink()
-    elif op == "rm_dir" and where != root:
-        shutil.rmtree(where)
-    elif op == "rename" and where != root:
-        target = where.parent / f"moved{rng.randrange(100)}"
-        if not target.exists():
-            where.rename(target)
-    elif op == "replace" and where != root:  # another directory, another inode, the same path
-        other = root.parent / f"other{rng.randrange(10**6)}"
-        other.mkdir()
-        (other / "events.out.tfevents.9.h").write_bytes(b"w" * rng.randrange(5))
-        shutil.rmtree(where)
-        other.rename(where)
-    elif op == "arrive":  # a finished trial moved in from elsewhere (its only trace: a move)
-        outside = root.parent / f"out{rng.randrange(10**6)}"
-        (outside / "inner").mkdir(parents=True)
-        (outside / "inner" / "events.out.tfevents.3.h").write_bytes(b"v")
-        if not (where / outside.name).exists():
-            outside.rename(where / outside.name)
-    elif op == "depart" and where != root:  # moved out of the logdir
-        where.rename(root.parent / f"gone{rng.randrange(10**9)}")
-    elif op == "file_out" and files:  # an event file moved out of the logdir
-        rng.choice(files).rename(root.parent / f"file{rng.randrange(10**9)}")
-    elif op == "empty":
-        (where / f"e{rng.randrange(20)}").mkdir(exist_ok=True)
-
-
 @pytest.mark.parametrize("seed", range(10))
 def test_a_watched_logdir_equals_the_general_walk_and_names_every_changed_run(logdir: Path, seed: int) -> None:
     rng = random.Random(seed)
@@ -103,7 +50,7 @@ def test_a_watched_logdir_equals_the_general_walk_and_names_every_changed_run(lo
     quiet = 0
     for step in range(80):
         for _ in range(rng.choice([0, 0, 1, 1, 2, 4])):
-            _mutate(logdir, rng)
+            mutate(logdir, rng, ALL_CHANGES)
         assert cached.find_run_files(logdir) == find_run_files(logdir), f"seed {seed}, poll {step}"
         assert cached.watching
         after = _state(logdir)
@@ -117,9 +64,7 @@ def test_a_watched_logdir_equals_the_general_walk_and_names_every_changed_run(lo
 
 def test_an_idle_poll_of_a_watched_logdir_makes_no_system_call_but_one_read(logdir: Path,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    for k in range(70):
-        (logdir / f"run{k}").mkdir()
-        (logdir / f"run{k}" / "events.out.tfevents.1.h").write_bytes(b"")
+    make_runs(logdir, (f"run{k}" for k in range(70)))
     cached = CachedDiscovery()  # (the default threshold: 71 directories are watched)
     first = cached.find_run_files(logdir)
     assert cached.watching
@@ -156,9 +101,7 @@ def test_a_small_logdir_lets_its_watch_go_and_a_grown_one_takes_it(logdir: Path)
 
 
 def test_no_watch_left_means_stats_from_then_on(logdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for k in range(10):
-        (logdir / f"r{k}").mkdir()
-        (logdir / f"r{k}" / "events.out.tfevents.1.h").write_bytes(b"")
+    make_runs(logdir, (f"r{k}" for k in range(10)))
     cached = CachedDiscovery(watch_min_dirs=0)
     cached.find_run_files(logdir)
     assert cached.watching
@@ -179,10 +122,8 @@ def test_no_watch_left_means_stats_from_then_on(logdir: Path, monkeypatch: pytes
     assert cached.find_run_files(logdir) == find_run_files(logdir)
 
 
-def test_a_symlink_or_an_unreadable_directory_goes_to_the_general_walk_while_watched(logdir: Path) -> None:
-    for k in range(5):
-        (logdir / f"r{k}").mkdir()
-        (logdir / f"r{k}" / "events.out.tfevents.1.h").write_bytes(b"")
+def test_a_symlinked_directory_goes_to_the_general_walk_while_watched(logdir: Path) -> None:
+    make_runs(logdir, (f"r{k}" for k in range(5)))
     cached = CachedDiscovery(watch_min_dirs=0)
     cached.find_run_files(logdir)
     assert cached.watching
@@ -217,9 +158,7 @@ def test_the_event_queue_is_read_as_the_kernel_writes_it() -> None:
 
 def test_an_overflowed_queue_lists_everything_again_and_checks_every_run(logdir: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    for k in range(4):
-        (logdir / f"r{k}").mkdir()
-        (logdir / f"r{k}" / "events.out.tfevents.1.h").write_bytes(b"")
+    make_runs(logdir, (f"r{k}" for k in range(4)))
     cached = CachedDiscovery(watch_min_dirs=0)
     cached.find_run_files(logdir)
     monkeypatch.setattr(DirectoryWatch, "drain", lambda self: None)
