@@ -40,6 +40,9 @@ from .problems import Problem
 RACY_NS = 2_000_000_000
 #: Every this many polls, every directory is listed again whatever its mtime says.
 FULL_WALK_EVERY = 20
+#: Polls that start a watch and hand over to the general walk (a symlinked run, a directory
+#: gone mid-walk) before the logdir is polled by stats alone.
+MAX_FAILED_STARTS = 3
 #: A logdir of this many directories is watched for changes where it can be (below it, a poll's
 #: stats cost under a few milliseconds, and an inotify instance, of which a user has few, is kept).
 WATCH_MIN_DIRS = 64
@@ -72,6 +75,7 @@ class CachedDiscovery:
         self._watch_min_dirs = watch_min_dirs
         self._watch: DirectoryWatch | None = None
         self._watchable: bool | None = None  # whether inotify sees all of the logdir (asked once)
+        self._failed_starts = 0  # polls that started a watch and were handed to the general walk
         self._last: dict[str, list[str]] | None = None  # the last watched poll's answer
         #: After a poll: the runs whose files may have changed since the poll before (their
         #: directory had an event, or was listed afresh); None when any run may have.
@@ -99,7 +103,11 @@ class CachedDiscovery:
             runs, listings = self._walk(root, self._watch)
         except _HandOver:
             self._listings.clear()
-            self._drop_watch()  # (tried again next poll)
+            if starting:  # (a logdir with a symlinked run hands over every poll: not a watch each)
+                self._drop_watch()
+                self._failed_starts += 1
+                if self._failed_starts >= MAX_FAILED_STARTS:
+                    self._watchable = False
             return find_run_files(logdir)
         except OSError:  # no watch could be added (none left): stats from now on
             self._give_up_watching()

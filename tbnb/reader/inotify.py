@@ -37,14 +37,15 @@ IN_UNMOUNT = 0x00002000
 IN_Q_OVERFLOW = 0x00004000
 IN_IGNORED = 0x00008000
 IN_ONLYDIR = 0x01000000
-IN_DONT_FOLLOW = 0x02000000
 
 #: An entry of the directory added, removed or renamed: its listing is out of date.
 ENTRIES = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
 #: The directory itself went away or lost its watch: list it (and so watch it) again if reached.
 SELF = IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED
 #: What a watch asks for: the above, writes, and attribute changes (a permission taken away).
-MASK = ENTRIES | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW
+#: A symlink is followed: the logdir itself may be one (``runs -> /data/runs``); below it,
+#: discovery hands a symlinked directory to the general walk before watching it.
+MASK = ENTRIES | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR
 
 #: File systems whose every change passes through this kernel, so inotify sees all of them.
 #: (overlay: a container's own writes; a change made to its lower layers from outside is not

@@ -248,3 +248,42 @@ def test_a_preview_of_a_watched_logdir_is_finished_by_the_next_reload_with_no_ev
     assert lg.storage._discovery.touched == set()
     assert lg.unread_bytes() == 0
     assert all(lg.count(run, "loss") == 2000 for run in lg.runs())
+
+
+def test_a_logdir_that_is_a_symlink_is_watched_through_it(logdir: Path) -> None:
+    """``runs -> /data/runs``: the watch follows the link to the directory, whose changes it sees."""
+    real = logdir / "real"
+    make_runs(real, (f"r{k}" for k in range(3)))
+    link = logdir / "runs"
+    link.symlink_to(real)
+    cached = CachedDiscovery(watch_min_dirs=0)
+    assert cached.find_run_files(link) == find_run_files(link)
+    assert cached.watching
+    with open(real / "r1" / "events.out.tfevents.1.h", "ab") as fh:
+        fh.write(b"grown")
+    assert cached.find_run_files(link) == find_run_files(link)
+    assert cached.touched == {"r1"}
+    make_runs(real, ["r9"])
+    assert cached.find_run_files(link) == find_run_files(link)
+    assert cached.touched == {"r9"}
+
+
+def test_a_logdir_that_always_hands_over_stops_making_watches(logdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A symlinked run (``latest -> run_7``) sends every poll to the general walk: after a few
+    polls no inotify instance is made for it any more, and every answer is still the walk's."""
+    make_runs(logdir, (f"run_{k}" for k in range(8)))
+    (logdir / "latest").symlink_to(logdir / "run_7")
+    made: list[int] = []
+    real_init = DirectoryWatch.__init__
+
+    def counting(self: DirectoryWatch) -> None:
+        made.append(1)
+        real_init(self)
+
+    monkeypatch.setattr(DirectoryWatch, "__init__", counting)
+    cached = CachedDiscovery(watch_min_dirs=0)
+    for k in range(12):
+        make_runs(logdir, [f"new_{k}"])
+        assert cached.find_run_files(logdir) == find_run_files(logdir)
+    assert len(made) == discovery_cache.MAX_FAILED_STARTS
+    assert not cached.watching
