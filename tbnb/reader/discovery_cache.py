@@ -100,7 +100,7 @@ class CachedDiscovery:
         if not starting and self._polls % FULL_WALK_EVERY == 0:
             self._listings.clear()
         try:
-            runs, listings = self._walk(root, self._watch)
+            runs, self._listings, _ = self._walk(root, self._watch)
         except _HandOver:
             self._listings.clear()
             if starting:  # (a logdir with a symlinked run hands over every poll: not a watch each)
@@ -112,29 +112,18 @@ class CachedDiscovery:
         except OSError:  # no watch could be added (none left): stats from now on
             self._give_up_watching()
             return find_run_files(logdir)
-        self._listings = listings
         answer = {name: runs[name] for name in sorted(runs)}
-        if self._watch is not None and self._keep_watch():
-            self._last = answer
-        return answer, []
-
-    def _keep_watch(self) -> bool:
-        """Whether the logdir is big enough to keep its watch; if not, it goes (the listings,
-        each keyed by a stat made after its watch was added, stand for the polls by stats)."""
-        if len(self._listings) >= (self._watch_min_dirs or 0):
-            return True
-        self._drop_watch()  # a small logdir: its stats cost less than an inotify instance kept
-        return False
-
-    def _drop_watch(self) -> None:
         if self._watch is not None:
-            self._watch.close()
-        self._watch = None
-        self._last = None
+            if len(self._listings) >= (self._watch_min_dirs or 0):
+                self._last = answer
+            else:  # a small logdir: its stats cost less than an inotify instance kept (its
+                self._drop_watch()  # listings, keyed by stats made after their watches, stand)
+        return answer, []
 
     def _start_watch(self, root: str) -> bool:
         """Watch the logdir from now on, where inotify sees all of it, on its first poll (kept if
-        it has WATCH_MIN_DIRS directories) or the poll after it grew to that many."""
+        it has WATCH_MIN_DIRS directories: the watches are added in place of stats, ~free) or the
+        poll after it grew to that many."""
         if self._watch_min_dirs is None or (self._listings and len(self._listings) < self._watch_min_dirs):
             return False
         if self._watchable is None:
@@ -147,6 +136,13 @@ class CachedDiscovery:
             self._watchable = False  # (no inotify here, or no instance left: stats it is)
             return False
         return True
+
+    def _drop_watch(self) -> None:
+        """Back to stats (a watch may be made again, as on a first poll)."""
+        if self._watch is not None:
+            self._watch.close_soon()
+        self._watch = None
+        self._last = None
 
     def _give_up_watching(self) -> None:
         """Back to stats for good (the watch could not cover every directory)."""
@@ -168,8 +164,10 @@ class CachedDiscovery:
         if changes is None:
             self._listings.clear()
         try:
-            runs, listings, touched = self._walk_watched(root, watch, changes or Changes())
-        except _HandOver:
+            runs, listings, touched = self._walk(root, watch, changes or Changes())
+        except _HandOver:  # (a symlinked or unreadable directory: the general walk answers, and
+            # the next polls start a watch again, MAX_FAILED_STARTS times at most)
+            self._drop_watch()
             self._listings.clear()
             return find_run_files(logdir)
         except OSError:
@@ -178,67 +176,62 @@ class CachedDiscovery:
         self._listings = listings
         answer = {name: runs[name] for name in sorted(runs)}
         self.touched = None if changes is None else touched
-        if self._keep_watch():
+        if len(listings) < (self._watch_min_dirs or 0):
+            self._drop_watch()  # shrunk: its stats cost less than an inotify instance kept
+            self._listings.clear()  # (listed under the watch, without stats)
+        else:
             watch.keep(listings)
             self._last = answer
         return answer, []
 
-    def _walk_watched(self, root: str, watch: DirectoryWatch,
-                      changes: Changes) -> tuple[dict[str, list[str]], dict[str, _Listing], set[str]]:
-        """The walk with every directory watched: a directory is listed (after its watch is
-        added) when it is new, lost its watch, or its entries changed; otherwise its listing
-        stands, with no system call. Returns the runs, the listings, and the touched runs."""
+    def _walk(self, root: str, watch: DirectoryWatch | None = None,
+              changes: Changes | None = None) -> tuple[dict[str, list[str]], dict[str, _Listing], set[str]]:
+        """The walk, depth first in name order: the runs, the listings, and the runs whose
+        directory had an event or was listed afresh (with ``changes`` only).
+
+        By stats (no ``changes``): a directory is listed again unless a stat finds it as a
+        trusted listing left it; with ``watch`` (the poll that starts it), it is watched first.
+        With ``changes`` (a watched poll): it is listed again (after its watch is added) when it
+        is new, lost its watch, or its entries changed; otherwise its listing stands, with no
+        system call."""
         old = self._listings
         new: dict[str, _Listing] = {}
         runs: dict[str, list[str]] = {}
         touched: set[str] = set()
         prefix = len(root.rstrip(os.sep)) + 1
+        # (a new directory's listing is keyed by a stat only while the logdir may yet prove too
+        # small to keep its watch; past that, the watch keeps it)
+        keyed = self._watch_min_dirs or 0
         pending = [root]
         while pending:
             directory = pending.pop()
             listing = old.get(directory)
-            if listing is None or directory in changes.listed or directory not in watch:
-                _add(watch, directory)
-                listing = _list(directory, None, prefix)  # (kept by the watch: no stat needed)
-                if listing.files:
+            if changes is not None:
+                assert watch is not None
+                if listing is None or directory in changes.listed or directory not in watch:
+                    _add(watch, directory)
+                    listing = _list(directory, None, prefix)  # (kept by the watch: no stat needed)
+                    if listing.files:
+                        touched.add(listing.run)
+                elif listing.files and directory in changes.touched:
                     touched.add(listing.run)
-            elif listing.files and directory in changes.touched:
-                touched.add(listing.run)
+            else:
+                key: tuple[int, int, int] | None = None
+                if watch is not None:
+                    _add(watch, directory)
+                if watch is None or listing is not None or len(new) < keyed:
+                    try:
+                        st = os.stat(directory)
+                    except OSError:
+                        raise _HandOver from None
+                    key = (st.st_dev, st.st_ino, st.st_mtime_ns)
+                if listing is None or not listing.trusted or listing.key != key:
+                    listing = _list(directory, key, prefix)
             new[directory] = listing
             if listing.files:
                 runs[listing.run] = listing.files
             pending.extend(reversed(listing.subdirs))  # depth first, in name order
         return runs, new, touched
-
-    def _walk(self, root: str, watch: DirectoryWatch | None = None) -> tuple[dict[str, list[str]], dict[str, _Listing]]:
-        """The walk by stats; with ``watch`` (the poll that starts it), each directory is watched
-        before it is stat-ed or listed. A new directory then needs no stat (its listing is kept
-        by the watch) once the logdir has more directories than would keep the watch."""
-        old = self._listings
-        new: dict[str, _Listing] = {}
-        runs: dict[str, list[str]] = {}
-        prefix = len(root.rstrip(os.sep)) + 1
-        keyed = self._watch_min_dirs or 0  # (listings keyed by a stat: enough for a logdir too small to keep the watch)
-        pending = [root]
-        while pending:
-            directory = pending.pop()
-            listing = old.get(directory)
-            if watch is not None:
-                _add(watch, directory)
-            key: tuple[int, int, int] | None = None
-            if watch is None or listing is not None or len(new) < keyed:
-                try:
-                    st = os.stat(directory)
-                except OSError:
-                    raise _HandOver from None
-                key = (st.st_dev, st.st_ino, st.st_mtime_ns)
-            if listing is None or not listing.trusted or listing.key != key:
-                listing = _list(directory, key, prefix)
-            new[directory] = listing
-            if listing.files:
-                runs[listing.run] = listing.files
-            pending.extend(reversed(listing.subdirs))  # depth first, in name order
-        return runs, new
 
 
 def _add(watch: DirectoryWatch, directory: str) -> None:

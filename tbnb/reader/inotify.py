@@ -21,6 +21,7 @@ import errno
 import os
 import struct
 import sys
+import threading
 import weakref
 from dataclasses import dataclass, field
 
@@ -218,8 +219,11 @@ class DirectoryWatch:
                 del self._wds[directory]
         return changes
 
-    def close(self) -> None:
-        self._close()
+    def close_soon(self) -> None:
+        """Stop watching; the descriptor is closed on a thread of its own: the kernel frees an
+        instance that holds watches only after a grace period (1.5-3 ms here), which a poll (a
+        small logdir's first, letting its watch go) need not wait for."""
         self._wds.clear()
         self._paths.clear()
+        threading.Thread(target=self._close, name="tbnb-inotify-close", daemon=True).start()
 
