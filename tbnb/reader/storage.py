@@ -85,7 +85,6 @@ class LocalStorage:
 
     def list_runs(self) -> tuple[dict[str, list[FilePath]], list[Problem]]:
         if not self.path.is_dir():
-            self._discovery.touched = None
             return {}, []
         runs, problems = self._discovery.find_run_files(self.path)
         return dict(runs), problems  # (a dict of str lists is a dict of FilePath lists)
