@@ -42,7 +42,6 @@ const ICONS = {
   close: "M6.4 5L12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6L5 6.4z",
 };
 
-/** An inline SVG icon (constant shapes only). */
 /**
  * Write DOM properties only where they differ: a write of the same value is still a DOM
  * mutation (a text node replaced, an attribute set), which mutation observers take for a change
@@ -56,6 +55,7 @@ export function update(el, { text, hidden, attrs = {}, data = {} }) {
   for (const [key, value] of Object.entries(data)) if (el.dataset[key] !== value) el.dataset[key] = value;
 }
 
+/** An inline SVG icon (constant shapes only). */
 export function icon(name) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
