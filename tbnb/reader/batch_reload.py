@@ -39,6 +39,8 @@ BATCH_FILE_BYTES = 1 << 20
 #: New bytes read into one batch (then the next batch begins): as much as a run's loader reads at
 #: once, which bounds what a batch holds besides the data kept (the bytes, framing, decoding).
 BATCH_BYTES = 8 << 20
+#: The last batch joins the one before when it holds less than this part of ``BATCH_BYTES``.
+TAIL_FRACTION = 4
 
 
 @dataclass
@@ -68,6 +70,7 @@ def reload_batched(jobs: list[tuple[Run, list[FilePath]]]) -> list[RunDelta | No
     """Reload the runs of ``jobs`` (each with its event files in name order) that can be
     reloaded together; for each job its delta, or None where it is left to ``Run.reload``."""
     out: list[RunDelta | None] = [None] * len(jobs)
+    full: list[_Job] = []  # the last full batch, applied once what follows is known
     batch: list[_Job] = []
     held = 0
     for index, (run, paths) in enumerate(jobs):
@@ -77,10 +80,17 @@ def reload_batched(jobs: list[tuple[Run, list[FilePath]]]) -> list[RunDelta | No
         batch.append(job)
         held += sum(len(d) for d in job.data)
         if held >= BATCH_BYTES:
-            _apply(batch, out)
-            batch, held = [], 0
-    if batch:
-        _apply(batch, out)
+            if full:
+                _apply(full, out)
+            full, batch, held = batch, [], 0
+    # A tail much smaller than a batch joins the one before: alone, a run or two hold too few
+    # records of each length for the bulk decoders (``grouping.MIN_DECODE_GROUP``), and their
+    # protobuf-parsed records would keep them off the cold path (``batch_cold``).
+    if full and held < BATCH_BYTES // TAIL_FRACTION:
+        full, batch = full + batch, []
+    for part in (full, batch):
+        if part:
+            _apply(part, out)
     return out
 
 

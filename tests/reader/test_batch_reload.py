@@ -188,3 +188,19 @@ def test_runs_with_tags_of_their_own_match(tmp_path: Path, tags: int, steps: int
     assert own == [] and len(lg.tags("r7")) == tags
     assert lg.scalars("r7", f"r7/t{tags - 1:03d}").value.tolist() == [s * (tags - 1.0) for s in range(steps)]
     assert_same_logdir(tmp_path)
+
+
+def test_a_small_last_batch_joins_the_one_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches of 8 runs leave a ninth alone: its few step-0 records (one a tag, shorter than
+    the rest) are too few to decode in bulk, and alone it would leave the cold path and keep
+    24 bytes a point; joined to the batch before, every series holds 12."""
+    write_scalar_logdir(tmp_path, runs=9, tags=3, steps=50)
+    size = max(f.stat().st_size for f in tmp_path.glob("run_*/*"))
+    monkeypatch.setattr(batch_reload, "BATCH_BYTES", 8 * size - 1)
+    with own_reloads() as own:
+        lg = tbnb.load(tmp_path)
+    assert own == []
+    for name, run in lg._runs.items():
+        points, nbytes = run.data.scalar_footprint()
+        assert points == 3 * 50 and nbytes == 12 * points, name
+    assert_same_logdir(tmp_path)
