@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .batch_reload import BATCH_MIN_RUNS, reload_batched
+from .forked import FORK_MIN_RUNS, reload_forked, spare_processes
 from .group_frame import GroupSpec, groups_frame
 from .location import open_storage
 from .payloads import decode_payload, readable
@@ -71,7 +72,8 @@ class Logdir:
     def __init__(self, path: str | os.PathLike[str], *,
                  samples_per_plugin: str | Mapping[str, int | str] | None = None,
                  purge_orphaned_data: bool = True, bulk: bool = True, threads: int | None = None,
-                 storage_options: Mapping[str, Any] | None = None, executor: Executor | None = None) -> None:
+                 storage_options: Mapping[str, Any] | None = None, executor: Executor | None = None,
+                 processes: int | None = None) -> None:
         #: Where changed runs are reloaded: None for this process's threads, or any
         #: ``concurrent.futures.Executor`` (a process pool, a Dask client's ``get_executor()``).
         self.executor = executor
@@ -85,6 +87,8 @@ class Logdir:
         self.bulk = bulk
         #: Runs reloaded at once (threads).
         self.threads = threads if threads is not None else min(4, os.cpu_count() or 1)
+        #: Forked helpers sharing a reload of many runs (``forked``; None: one per spare core).
+        self.processes = processes if processes is not None else spare_processes()
         self.capacities = parse_samples_per_plugin(samples_per_plugin)
         self.purge_orphaned_data = purge_orphaned_data
         self._runs: dict[str, Run] = {}
@@ -160,29 +164,37 @@ class Logdir:
     def _reload_runs(self, jobs: list[tuple[str, Run, list[FilePath]]],
                      first_bytes: int | None = None) -> list[RunDelta]:
         """Reload runs, several at once when there are cores to spare (``first_bytes``: see
-        ``reload``; tasks of an executor read everything).
-
-        Runs share nothing, and the bulk paths spend their time in numpy calls that release
-        the GIL, so threads give real parallelism without copying data between processes.
-        """
+        ``reload``; tasks of an executor read everything): in an executor's tasks if there is
+        one; many runs of a local logdir shared with forked copies of this process
+        (``forked``); else here (``_reload_here``)."""
         if self.executor is not None and jobs:
             return reload_in(self.executor, [(run, files) for _, run, files in jobs])
+        runs = [(run, files) for _, run, files in jobs]
+        if (first_bytes is None and self.bulk and self.processes > 0 and not self.storage.remote
+                and len(jobs) >= FORK_MIN_RUNS):
+            return reload_forked(runs, self._reload_here, self.processes)
+        return self._reload_here(runs, first_bytes)
+
+    def _reload_here(self, jobs: list[tuple[Run, list[FilePath]]], first_bytes: int | None = None) -> list[RunDelta]:
+        """Reload runs in this process: many changed runs' small files at once, the rest run by
+        run on ``threads`` threads (runs share nothing, and a run's own loader spends its time in
+        numpy calls that release the GIL)."""
         batched: list[RunDelta | None] = [None] * len(jobs)
-        if self.bulk and len(jobs) >= BATCH_MIN_RUNS:  # many runs changed: their small files at once
-            batched = reload_batched([(run, files) for _, run, files in jobs])
+        if self.bulk and len(jobs) >= BATCH_MIN_RUNS:
+            batched = reload_batched(jobs)
         rest = [job for job, delta in zip(jobs, batched) if delta is None]
         done = iter(self._reload_each(rest, first_bytes))
         return [delta if delta is not None else next(done) for delta in batched]
 
-    def _reload_each(self, jobs: list[tuple[str, Run, list[FilePath]]],
+    def _reload_each(self, jobs: list[tuple[Run, list[FilePath]]],
                      first_bytes: int | None = None) -> list[RunDelta]:
         """Reload runs one by one, on ``threads`` threads."""
         workers = min(len(jobs), self.threads)
         buffers = ReadBufferPool()  # one read buffer per worker, reused run after run
 
-        def reload(job: tuple[str, Run, list[FilePath]]) -> RunDelta:
+        def reload(job: tuple[Run, list[FilePath]]) -> RunDelta:
             with buffers.lease() as buffer:
-                return job[1].reload(job[2], buffer, first_bytes)
+                return job[0].reload(job[1], buffer, first_bytes)
 
         if workers <= 1:
             return [reload(job) for job in jobs]
@@ -379,7 +391,7 @@ class Logdir:
 
 def load(logdir: str | os.PathLike[str], *, samples_per_plugin: str | Mapping[str, Any] | None = None,
          purge_orphaned_data: bool = True, storage_options: Mapping[str, Any] | None = None,
-         executor: Executor | None = None) -> Logdir:
+         executor: Executor | None = None, processes: int | None = None) -> Logdir:
     """Read a whole logdir now; ``reload()`` the result later to read only what is new.
 
     ``logdir`` is a local path or any fsspec URL (``s3://bucket/exp``, ``gs://...``,
@@ -387,9 +399,11 @@ def load(logdir: str | os.PathLike[str], *, samples_per_plugin: str | Mapping[st
     ``executor`` (any ``concurrent.futures.Executor``, e.g. ``dask.distributed.Client(...)
     .get_executor()``) parses changed runs in its tasks; only new points and sampled items
     come back. The executor's workers need tbnb and, for URLs, their own access to the storage.
+    ``processes``: forked helpers that share a reload of many runs (None: one per spare core;
+    0: none; ``forked``).
     """
     lg = Logdir(logdir, samples_per_plugin=samples_per_plugin, purge_orphaned_data=purge_orphaned_data,
-                storage_options=storage_options, executor=executor)
+                storage_options=storage_options, executor=executor, processes=processes)
     lg.check()
     lg.reload()
     return lg

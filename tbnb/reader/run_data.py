@@ -286,6 +286,15 @@ class RunData:
 
     # -- reading in another process (``tasks``) ------------------------------------------------
 
+    def take_scalars(self) -> dict[str, ScalarColumns]:
+        """Remove and return the scalar series (a forked reload sends them back packed, the
+        rest of the run pickled; ``put_scalars`` sets them again)."""
+        scalars, self._scalars = self._scalars, {}
+        return scalars
+
+    def put_scalars(self, scalars: dict[str, ScalarColumns]) -> None:
+        self._scalars = scalars
+
     def for_task(self) -> RunData:
         """A copy for a task that reads the run's next bytes elsewhere (an executor's worker):
         every rule's state and the sampled series, which are bounded, but none of the scalar

@@ -13,7 +13,8 @@ runs x 10 tags x 100 steps), one event file per run, written once by ``tbnb.test
 Prints medians of ``--repeat``, the ratio tbnb / RustBoard (the target: at most 1.0 on the cold
 load; the idle reload at most 0.1 s), the load average at the start and end (this machine is
 shared: compare ratios from one run), and writes ``<cache>/many-runs-results.json``.
-``--threads N`` passes ``threads=N`` to the Logdir (default: the Logdir's own default).
+``--threads N`` passes ``threads=N`` to the Logdir, ``--processes N`` ``processes=N`` (default:
+the Logdir's own defaults: a sweep's first read shared with one forked copy per spare core).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
     """In the fresh interpreter: the cold load, then idle reloads counting the files opened."""
     from tbnb.reader.logdir import Logdir
 
-    kwargs = {"threads": job["threads"]} if job.get("threads") else {}
+    kwargs = {key: job[key] for key in ("threads", "processes") if job.get(key) is not None}
     lg = Logdir(job["path"], **kwargs)
     began = time.perf_counter()
     lg.check()
@@ -84,9 +85,9 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
             "runs": len(lg.runs()), "points": points, "problems": len(lg.problems), **store_stats(lg)}
 
 
-def tbnb_cold_and_idle(path: Path, threads: int | None, timeout: float) -> dict[str, Any]:
-    return run_module_child("tests.bench.many_runs", {"path": str(path), "threads": threads}, timeout,
-                            f"tbnb child on {path}")
+def tbnb_cold_and_idle(path: Path, threads: int | None, processes: int | None, timeout: float) -> dict[str, Any]:
+    job = {"path": str(path), "threads": threads, "processes": processes}
+    return run_module_child("tests.bench.many_runs", job, timeout, f"tbnb child on {path}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -95,6 +96,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--big", action="store_true", help="10,000 runs x 10 tags x 100 steps")
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--processes", type=int, default=None)
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -118,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         rustboard: list[float] = []
         for rep in range(args.repeat):
             warm_page_cache(path)
-            t = tbnb_cold_and_idle(path, args.threads, args.timeout)
+            t = tbnb_cold_and_idle(path, args.threads, args.processes, args.timeout)
             warm_page_cache(path)
             r = rustboard_load(path, args.timeout)["seconds"]
             if t["points"] != ds.scalar_points:
@@ -135,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     rb = statistics.median(rustboard)
     opens = max(t["idle_opens"] for t in tbnb_runs)
     ratio = cold / rb
-    result = {"dataset": ds.description, "repeat": args.repeat, "threads": args.threads, "checkout": checkout(),
+    result = {"dataset": ds.description, "repeat": args.repeat, "threads": args.threads,
+              "processes": args.processes, "checkout": checkout(),
               "rustboard": rustboard_version(), "loadavg_start": load_start, "loadavg_end": loadavg(),
               "tbnb_cold_s_median": round(cold, 4), "tbnb_idle_reload_s_median": round(idle, 4),
               "idle_reload_files_opened": opens, "rustboard_load_s_median": round(rb, 4),
