@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,10 +31,9 @@ _LIMIT = 1 << 62  # a progression's start and stride stay below this (``columns.
 IRREGULAR, FALLING = -1, -2
 
 
-@dataclass
-class ColdSeries:
+class ColdSeries(NamedTuple):
     """One series of a cold run: its tag, its rows in the sorted arrays, its stride (0: one
-    point), or IRREGULAR or FALLING."""
+    point), or IRREGULAR or FALLING. (A tuple: a sweep's batch makes a hundred thousand.)"""
 
     tag: str
     lo: int
@@ -43,7 +43,9 @@ class ColdSeries:
 
 @dataclass
 class Sorted:
-    """The rows of every cold run's series, series after series, each in record order."""
+    """The rows of every cold run's series, series after series, each in record order. The
+    series' columns hold views of ``wall`` and ``value`` (made for them: the rows of a run left to
+    the general path, or of a series whose steps fall, are all they hold besides)."""
 
     step: np.ndarray
     wall: np.ndarray
@@ -103,12 +105,12 @@ def apply_cold(data: RunData, buf: memoryview, starts: np.ndarray, lengths: np.n
         data.apply_event(event, buf, int(starts[i]), int(lengths[i]), path, base, delta)
     for s in series:
         step, wall, value = rows.step[s.lo:s.hi], rows.wall[s.lo:s.hi], rows.value[s.lo:s.hi]
-        cols = ScalarColumns()
         if s.stride >= 0:
-            cols.set_compact_first(step, s.stride, wall, value)
+            cols = ScalarColumns.compact_first(step, s.stride, wall, value)
         elif s.stride == IRREGULAR:
-            cols.set_compact_first(step, None, wall, value)
+            cols = ScalarColumns.compact_first(step, None, wall, value)
         else:  # FALLING: the general append, which preempts
+            cols = ScalarColumns()
             cols.extend(step, wall, value, data.purge_orphaned_data)
         data.adopt_simple_values(s.tag, cols, s.hi - s.lo, delta)
     return True

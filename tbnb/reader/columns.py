@@ -274,19 +274,34 @@ class ScalarColumns:
         self.set_compact_first(steps, stride, walls, values)
         return True
 
-    def set_compact_first(self, steps: np.ndarray, stride: int | None, walls: np.ndarray, values: np.ndarray) -> None:
+    def set_compact_first(self, steps: np.ndarray, stride: int | None, walls: np.ndarray, values: np.ndarray,
+                          copy: bool = True) -> None:
         """Hold a first fill of increasing steps and float32 values, compact: steps as the
         progression ``stride`` (0 for one point) when they are one (``_own_stride``), else
         copied. The one place the compact first fill is written (``_fill_compact``, and the
-        many-run reload, which finds the strides of all its series at once)."""
+        many-run reload, which finds the strides of all its series at once).
+
+        ``copy=False`` holds ``walls`` and ``values`` themselves when they are float64 and
+        float32 already: the many-run reload's are slices of arrays made for its series alone
+        (a view has no spare capacity, so the first append copies it, ``_reserve``)."""
         self._compact = True
         if stride is not None:
             self._start, self._stride, self._step = int(steps[0]), stride or None, None
         else:
-            self._step = np.array(steps, dtype=np.int64)
-        self._wall = np.array(walls, dtype=np.float64)
-        self._value = np.array(values, dtype=np.float32)
+            self._start, self._stride, self._step = 0, None, np.array(steps, dtype=np.int64)
+        held = np.array if copy else np.asarray
+        self._wall = held(walls, dtype=np.float64)
+        self._value = held(values, dtype=np.float32)
         self.n = len(steps)
+
+    @classmethod
+    def compact_first(cls, steps: np.ndarray, stride: int | None, walls: np.ndarray,
+                      values: np.ndarray) -> ScalarColumns:
+        """New columns holding ``set_compact_first(..., copy=False)`` (without the empty columns
+        ``__init__`` makes: the many-run reload makes a hundred thousand of these)."""
+        cols = cls.__new__(cls)
+        cols.set_compact_first(steps, stride, walls, values, copy=False)
+        return cols
 
     def _make_compact(self) -> None:
         """Steps as a progression if they are one, values as float32 if each is one (once)."""
