@@ -17,6 +17,7 @@ it as it always does. Either way a run's result is the one the general path give
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,7 @@ from .batch_cold import ColdSeries, Sorted, apply_cold, eligible, series_of
 from .bulk_apply import BULK_MIN_RECORDS, BulkBatch
 from .frame_bulk import frame_bulk
 from .problems import Problem
+from .read_buffer import ReadBufferPool
 from .records import FOOTER_SIZE, HEADER_SIZE
 from .run import FileState, Run
 from .run_data import RunDelta
@@ -64,6 +66,34 @@ class _Job:
     sizes: list[int]
     pieces: list[_Piece]
     data: list[bytes]
+
+
+def reload_here(jobs: list[tuple[Run, list[FilePath]]], bulk: bool, threads: int,
+                first_bytes: int | None = None) -> list[RunDelta]:
+    """Reload runs in this process: many changed runs' small files at once (``reload_batched``),
+    the rest run by run on ``threads`` threads (runs share nothing, and a run's own loader spends
+    its time in numpy calls that release the GIL). ``first_bytes``: see ``Logdir.reload``."""
+    batched: list[RunDelta | None] = [None] * len(jobs)
+    if bulk and len(jobs) >= BATCH_MIN_RUNS:
+        batched = reload_batched(jobs)
+    rest = [job for job, delta in zip(jobs, batched) if delta is None]
+    done = iter(_reload_each(rest, threads, first_bytes))
+    return [delta if delta is not None else next(done) for delta in batched]
+
+
+def _reload_each(jobs: list[tuple[Run, list[FilePath]]], threads: int, first_bytes: int | None) -> list[RunDelta]:
+    """Reload runs one by one, on ``threads`` threads."""
+    workers = min(len(jobs), threads)
+    buffers = ReadBufferPool()  # one read buffer per worker, reused run after run
+
+    def reload(job: tuple[Run, list[FilePath]]) -> RunDelta:
+        with buffers.lease() as buffer:
+            return job[0].reload(job[1], buffer, first_bytes)
+
+    if workers <= 1:
+        return [reload(job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tbnb-reload") as pool:
+        return list(pool.map(reload, jobs))
 
 
 def reload_batched(jobs: list[tuple[Run, list[FilePath]]]) -> list[RunDelta | None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .batch_reload import BATCH_MIN_RUNS, reload_batched
+from .batch_reload import reload_here
 from .forked import FORK_MIN_RUNS, reload_forked, spare_processes
 from .group_frame import GroupSpec, groups_frame
 from .location import open_storage
@@ -31,7 +31,6 @@ from .plugins.hparams_table import hparams_frame
 from .plugins.projector import ProjectorInfo, read_projector
 from .problems import Problem
 from .proto import summary_pb2
-from .read_buffer import ReadBufferPool
 from .run import Run
 from .run_data import RunDelta
 from .series import LazyValues, ScalarSeries, TensorSeries
@@ -176,30 +175,8 @@ class Logdir:
         return self._reload_here(runs, first_bytes)
 
     def _reload_here(self, jobs: list[tuple[Run, list[FilePath]]], first_bytes: int | None = None) -> list[RunDelta]:
-        """Reload runs in this process: many changed runs' small files at once, the rest run by
-        run on ``threads`` threads (runs share nothing, and a run's own loader spends its time in
-        numpy calls that release the GIL)."""
-        batched: list[RunDelta | None] = [None] * len(jobs)
-        if self.bulk and len(jobs) >= BATCH_MIN_RUNS:
-            batched = reload_batched(jobs)
-        rest = [job for job, delta in zip(jobs, batched) if delta is None]
-        done = iter(self._reload_each(rest, first_bytes))
-        return [delta if delta is not None else next(done) for delta in batched]
-
-    def _reload_each(self, jobs: list[tuple[Run, list[FilePath]]],
-                     first_bytes: int | None = None) -> list[RunDelta]:
-        """Reload runs one by one, on ``threads`` threads."""
-        workers = min(len(jobs), self.threads)
-        buffers = ReadBufferPool()  # one read buffer per worker, reused run after run
-
-        def reload(job: tuple[Run, list[FilePath]]) -> RunDelta:
-            with buffers.lease() as buffer:
-                return job[0].reload(job[1], buffer, first_bytes)
-
-        if workers <= 1:
-            return [reload(job) for job in jobs]
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tbnb-reload") as pool:
-            return list(pool.map(reload, jobs))
+        """Reload runs in this process (``batch_reload.reload_here``)."""
+        return reload_here(jobs, self.bulk, self.threads, first_bytes)
 
     # -- reading ------------------------------------------------------------------------------
 

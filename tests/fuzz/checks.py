@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tbnb.reader.logdir as logdir_module
+from tbnb.reader import batch_reload
 from tbnb.reader.logdir import Logdir
 
 from . import damage, memory, mutate, oracle, snapshot
@@ -135,13 +135,13 @@ def _on_alarm(signum: int, frame: Any) -> None:
 def batch_every_reload(on: bool) -> Iterator[None]:
     """With ``on``, every reload with a changed run takes the batch path (the fuzz worker reads
     one input at a time, on one thread: the module constant is the whole switch)."""
-    kept = logdir_module.BATCH_MIN_RUNS
+    kept = batch_reload.BATCH_MIN_RUNS
     if on:
-        logdir_module.BATCH_MIN_RUNS = 1
+        batch_reload.BATCH_MIN_RUNS = 1
     try:
         yield
     finally:
-        logdir_module.BATCH_MIN_RUNS = kept
+        batch_reload.BATCH_MIN_RUNS = kept
 
 
 def _read(root: Path, case: Case, bulk: bool, meter: memory.PeakMeter, split: bool

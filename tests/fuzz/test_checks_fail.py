@@ -114,7 +114,7 @@ def test_a_batch_input_is_read_through_the_batch_path_and_its_defects_show(
         root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An input marked ``batch`` is read in bulk by ``batch_reload`` (one run is enough): a record
     the batch path's framing drops is caught, and the same input read run by run stays clean."""
-    from tbnb.reader import batch_reload, logdir
+    from tbnb.reader import batch_reload
 
     meter = memory.PeakMeter("rss")
     case = dataclasses.replace(_case(_scalar_file(300)), batch=True)
@@ -125,7 +125,7 @@ def test_a_batch_input_is_read_through_the_batch_path_and_its_defects_show(
         calls.append(len(jobs))
         return honest_batch(jobs)
 
-    monkeypatch.setattr(logdir, "reload_batched", counted)
+    monkeypatch.setattr(batch_reload, "reload_batched", counted)
     assert not checks.run_case(case, root, meter).failures
     assert calls == [1]  # the bulk read went through the batch path; the general read did not
 
