@@ -6,8 +6,9 @@ runs x 10 tags x 100 steps), one event file per run, written once by ``tbnb.test
 
 - tbnb's cold ``tbnb.load`` in a fresh interpreter (imports before the clock), then in the same
   process ``IDLE_RELOADS`` reloads with nothing new: their median time, and the files they
-  opened (there should be none: a listing and a size per file tell that nothing grew), and the
-  bytes its scalar columns hold a point;
+  opened (there should be none: a listing and a size per file tell that nothing grew), the
+  bytes its scalar columns hold a point, and the peak RSS of the process and of the largest
+  forked helper that shared the cold load (``tbnb.reader.forked``);
 - RustBoard's load cycle on the same logdir (``peers.rustboard_load``).
 
 Prints medians of ``--repeat``, the ratio tbnb / RustBoard (the target: at most 1.0 on the cold
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import builtins
 import json
+import resource
 import statistics
 import sys
 import time
@@ -30,7 +32,7 @@ from typing import Any
 
 from .cli import checkout, loadavg, log
 from .datasets import Dataset, ensure, warm_page_cache
-from .child import store_stats
+from .child import peak_rss_mb, store_stats
 from .measure import ROOT, HarnessError, print_result, run_module_child
 from .peers import rustboard_load, rustboard_version
 
@@ -81,8 +83,10 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
                 raise RuntimeError(f"an idle reload found changes: {changed}")
     finally:
         builtins.open = real_open
+    helper_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # (the largest forked helper's)
     return {"cold_seconds": cold, "idle_seconds": statistics.median(idle), "idle_opens": len(opened),
-            "runs": len(lg.runs()), "points": points, "problems": len(lg.problems), **store_stats(lg)}
+            "runs": len(lg.runs()), "points": points, "problems": len(lg.problems), **store_stats(lg),
+            "peak_rss_mb": round(peak_rss_mb(), 1), "helper_peak_rss_mb": round(helper_kib * 1024 / 1e6, 1)}
 
 
 def tbnb_cold_and_idle(path: Path, threads: int | None, processes: int | None, timeout: float) -> dict[str, Any]:
@@ -152,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
           f"(target <= {COLD_TARGET:.1f}): {result['cold_verdict']}")
     print(f"  idle reload: tbnb {idle:.3f} s, {opens} files opened (target <= {IDLE_TARGET_S} s, none opened): "
           f"{result['idle_verdict']}")
+    last = tbnb_runs[-1]
+    print(f"  peak RSS: tbnb {last['peak_rss_mb']:.0f} MB, its largest forked helper {last['helper_peak_rss_mb']:.0f} MB "
+          "(the helper's pages shared with tbnb's counted in both)")
     per_point = tbnb_runs[-1].get("bytes_per_point")
     if per_point is not None:
         print(f"  scalar columns: {per_point:.2f} bytes a point (target <= 12)")
