@@ -73,3 +73,15 @@ def mutate(root: Path, rng: random.Random, changes: tuple[str, ...] = ENTRY_CHAN
         where.rename(root.parent / f"gone{rng.randrange(10**9)}")
     elif op == "file_out" and files:  # an event file moved out of the logdir
         rng.choice(files).rename(root.parent / f"file{rng.randrange(10**9)}")
+
+
+def write_more(root: Path, logs: list[bytes], written: list[int], grow: Iterable[int], name: str = "run_{}") -> None:
+    """Append to run ``name.format(r)``'s one event file the next ``grow`` bytes of ``logs[r]``
+    (cut anywhere: a record may be left half written), ``written[r]`` of it being there."""
+    for r, (buf, more) in enumerate(zip(logs, grow)):
+        cut = min(len(buf), written[r] + more)
+        path = root / name.format(r) / "events.out.tfevents.1.test"
+        path.parent.mkdir(exist_ok=True)
+        with open(path, "ab") as fh:
+            fh.write(buf[written[r] : cut])
+        written[r] = cut

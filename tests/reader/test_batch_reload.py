@@ -16,6 +16,7 @@ from tbnb.reader import batch_reload
 from tbnb.reader.run import Run
 from tbnb.testing import EventWriter, write_scalar_logdir
 
+from .logdir_changes import write_more
 from .test_bulk import assert_same_logdir, damage, random_log
 
 
@@ -99,13 +100,7 @@ def test_growing_sweeps_match(tmp_path: Path, seed: int) -> None:
     fast, slow = tbnb.Logdir(tmp_path, bulk=True), tbnb.Logdir(tmp_path, bulk=False)
     written = [0] * len(logs)
     for _ in range(5):
-        for r, buf in enumerate(logs):
-            cut = min(len(buf), written[r] + int(rng.integers(0, len(buf) // 2 + 1)))
-            path = tmp_path / f"run_{r}" / "events.out.tfevents.1.test"
-            path.parent.mkdir(exist_ok=True)
-            with open(path, "ab") as fh:
-                fh.write(buf[written[r] : cut])
-            written[r] = cut
+        write_more(tmp_path, logs, written, [int(rng.integers(0, len(b) // 2 + 1)) for b in logs])
         a, b = fast.reload(), slow.reload()
         assert a.points == b.points and a.problems == b.problems
     assert fast.problems == slow.problems

@@ -19,6 +19,7 @@ from tbnb.reader import forked, logdir
 from tbnb.reader.logdir import Logdir
 from tbnb.testing import write_scalar_logdir
 
+from .logdir_changes import write_more
 from .same_data import assert_same
 from .test_bulk import damage, random_log
 
@@ -134,13 +135,7 @@ def test_growing_sweeps_reloaded_forked_match(tmp_path: Path, small_chunks: list
     a, b, c = Logdir(tmp_path, processes=1), Logdir(tmp_path, processes=0), Logdir(tmp_path, processes=1)
     written = [0] * len(logs)
     for _ in range(4):
-        for r, buf in enumerate(logs):
-            cut = min(len(buf), written[r] + int(rng.integers(1, len(buf) // 2 + 2)))
-            path = tmp_path / f"run_{r:02d}" / "events.out.tfevents.1.test"
-            path.parent.mkdir(exist_ok=True)
-            with open(path, "ab") as fh:
-                fh.write(buf[written[r] : cut])
-            written[r] = cut
+        write_more(tmp_path, logs, written, [int(rng.integers(1, len(b) // 2 + 2)) for b in logs], "run_{:02d}")
         child_does[0] = None
         da, db = a.reload(), b.reload()
         child_does[0] = _die
