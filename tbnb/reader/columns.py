@@ -26,8 +26,6 @@ right with no special cases.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 _GROWTH = 1.5
@@ -91,14 +89,31 @@ class ScalarColumns:
         self._compact = False
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        """Pickled as the held points' bytes (no spare capacity): a forked reload sends tens of
-        thousands of series back, and the slots' and arrays' own pickling cost ~30 µs a series
-        there and ~10 µs here to take back (~7 and ~5 µs this way)."""
+        """Pickled as the held points' bytes (no spare capacity): an executor's tasks send their
+        runs back pickled (``tasks``), and the slots' and arrays' own pickling cost ~30 µs a
+        series to dump and ~10 µs to load (~7 and ~5 µs this way). A forked reload packs its
+        series instead (``pack``)."""
+        n, start, stride, compact, step, wall, value = self.parts()
+        return (_unpickled, (n, start, stride, compact, None if step is None else (step.dtype.str, step.tobytes()),
+                             (wall.dtype.str, wall.tobytes()), (value.dtype.str, value.tobytes())))
+
+    def parts(self) -> tuple[int, int, int | None, bool, np.ndarray | None, np.ndarray, np.ndarray]:
+        """What the columns hold, as held (no spare capacity, no copy): ``n``, the progression's
+        start and stride, compact or not, the step column (None for a progression), wall times
+        and values. ``from_parts`` makes columns of them again (``__reduce__``, ``columns_pack``)."""
         n, step = self.n, self._step
-        return (_unpickled, (self._start, self._stride, n, self._compact,
-                             None if step is None else (step.dtype.str, step[:n].tobytes()),
-                             (self._wall.dtype.str, self._wall[:n].tobytes()),
-                             (self._value.dtype.str, self._value[:n].tobytes())))
+        return (n, self._start, self._stride, self._compact, None if step is None else step[:n],
+                self._wall[:n], self._value[:n])
+
+    @classmethod
+    def from_parts(cls, n: int, start: int, stride: int | None, compact: bool, step: np.ndarray | None,
+                   wall: np.ndarray, value: np.ndarray) -> ScalarColumns:
+        """Columns holding exactly these arrays (``parts``): views are fine, as a view has no
+        spare capacity and the first append copies it (``_reserve``)."""
+        cols = cls.__new__(cls)
+        cols.n, cols._start, cols._stride, cols._compact = n, start, stride, compact
+        cols._step, cols._wall, cols._value = step, wall, value
+        return cols
 
     @property
     def nbytes(self) -> int:
@@ -326,74 +341,10 @@ class ScalarColumns:
         return step.copy() if self._step is not None else step, wall.copy(), value
 
 
-def _unpickled(start: int, stride: int | None, n: int, compact: bool, step: tuple[str, bytes] | None,
+def _unpickled(n: int, start: int, stride: int | None, compact: bool, step: tuple[str, bytes] | None,
                wall: tuple[str, bytes], value: tuple[str, bytes]) -> ScalarColumns:
     """A ``ScalarColumns`` from what ``__reduce__`` made (writable copies of the bytes)."""
-    cols = ScalarColumns.__new__(ScalarColumns)
-    cols._start, cols._stride, cols.n, cols._compact = start, stride, n, compact
-    cols._step = None if step is None else np.frombuffer(step[1], dtype=step[0]).copy()
-    cols._wall = np.frombuffer(wall[1], dtype=wall[0]).copy()
-    cols._value = np.frombuffer(value[1], dtype=value[0]).copy()
-    return cols
-
-
-@dataclass
-class PackedColumns:
-    """Many series' held points in a few arrays: how a forked reload sends a chunk's series back.
-    Taking one series back from here costs two slices (``unpack``), not the four array copies of
-    one pickled by itself."""
-
-    n: np.ndarray  # int64, one a series
-    start: np.ndarray  # int64
-    stride: np.ndarray  # int64 (0: None)
-    flags: np.ndarray  # uint8: _COMPACT | _STEPS (an int64 step column) | _WIDE (float64 values)
-    steps: np.ndarray  # int64: the step columns of the series that have one, one after another
-    walls: np.ndarray  # float64
-    narrow: np.ndarray  # float32: the values of the series that hold float32
-    wide: np.ndarray  # float64: the others'
-
-
-_COMPACT, _STEPS, _WIDE = 1, 2, 4
-
-
-def pack(series: list[ScalarColumns]) -> PackedColumns:
-    """``series``' held points (no spare capacity) in one ``PackedColumns``."""
-    flags = np.array([(_COMPACT if c._compact else 0) | (0 if c._step is None else _STEPS)
-                      | (0 if c._value.dtype == np.float32 else _WIDE) for c in series], dtype=np.uint8)
-
-    def joined(name: str, dtype: type, which: list[ScalarColumns]) -> np.ndarray:
-        parts = [getattr(c, name)[: c.n] for c in which]
-        return np.concatenate(parts).astype(dtype, copy=False) if parts else np.empty(0, dtype=dtype)
-
-    return PackedColumns(
-        n=np.array([c.n for c in series], dtype=np.int64),
-        start=np.array([c._start for c in series], dtype=np.int64),
-        stride=np.array([c._stride or 0 for c in series], dtype=np.int64),
-        flags=flags,
-        steps=joined("_step", np.int64, [c for c in series if c._step is not None]),
-        walls=joined("_wall", np.float64, series),
-        narrow=joined("_value", np.float32, [c for c in series if c._value.dtype == np.float32]),
-        wide=joined("_value", np.float64, [c for c in series if c._value.dtype != np.float32]))
-
-
-def unpack(packed: PackedColumns) -> list[ScalarColumns]:
-    """The series ``pack`` packed, each holding views of the packed arrays (which it copies
-    before it ever writes past them: a view has no spare capacity)."""
-    out: list[ScalarColumns] = []
-    at_step = at_wall = at_narrow = at_wide = 0
-    steps, walls, narrow, wide = packed.steps, packed.walls, packed.narrow, packed.wide
-    for n, start, stride, flags in zip(packed.n.tolist(), packed.start.tolist(), packed.stride.tolist(),
-                                       packed.flags.tolist()):
-        cols = ScalarColumns.__new__(ScalarColumns)
-        cols.n, cols._start, cols._stride, cols._compact = n, start, stride or None, bool(flags & _COMPACT)
-        if flags & _STEPS:
-            cols._step, at_step = steps[at_step : at_step + n], at_step + n
-        else:
-            cols._step = None
-        cols._wall, at_wall = walls[at_wall : at_wall + n], at_wall + n
-        if flags & _WIDE:
-            cols._value, at_wide = wide[at_wide : at_wide + n], at_wide + n
-        else:
-            cols._value, at_narrow = narrow[at_narrow : at_narrow + n], at_narrow + n
-        out.append(cols)
-    return out
+    return ScalarColumns.from_parts(n, start, stride, compact,
+                                    None if step is None else np.frombuffer(step[1], dtype=step[0]).copy(),
+                                    np.frombuffer(wall[1], dtype=wall[0]).copy(),
+                                    np.frombuffer(value[1], dtype=value[0]).copy())

@@ -6,7 +6,7 @@ two threads passing it back and forth run slower than one), and a process pool's
 pickle each run on the way there. A fork needs neither: each child starts with the runs as they
 are, takes chunks of them from the front of a shared counter while this process takes chunks
 from the back, packs each chunk it read as it goes (each run's offsets, data and delta; its
-scalar series in a few arrays, ``columns.pack``) and sends them back at the end. Every chunk is
+scalar series in a few arrays, ``columns_pack``) and sends them back at the end. Every chunk is
 read by the same ``reload_chunk`` on the same runs in the same state, so the result is the one
 a reload in this process gives (how a series is stored can depend on which runs were batched
 together, ``batch_reload``: never its points).
@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .columns import pack, unpack
+from .columns_pack import pack, unpack
 from .run import Run
 from .run_data import RunDelta
 from .storage import FilePath
@@ -120,7 +120,7 @@ class _Counter:
 
 def _pack(chunk: list[Job], deltas: list[RunDelta]) -> bytes:
     """A chunk as read in a child: each run's offsets, data and delta, pickled, with the scalar
-    series of every run packed into a few arrays (``columns.pack``)."""
+    series of every run packed into a few arrays (``columns_pack``)."""
     runs, tags, series = [], [], []
     for (run, _), delta in zip(chunk, deltas):
         scalars = run.data.take_scalars()
@@ -134,12 +134,13 @@ def _unpack(chunk: list[Job], payload: bytes) -> list[RunDelta]:
     """Set each run of ``chunk`` as the child left it (``_pack``); their deltas."""
     runs, tags, packed = pickle.loads(payload)
     series = iter(unpack(packed))
-    deltas: list[RunDelta] = []
-    for (run, _), (files, data, delta), names in zip(chunk, runs, tags):
+    for (_, data, _), names in zip(runs, tags):
         data.put_scalars({tag: next(series) for tag in names})
+    if len(runs) != len(chunk) or next(series, None) is not None:
+        raise ValueError("a chunk came back with other runs than were sent")
+    for (run, _), (files, data, _) in zip(chunk, runs):  # (all or nothing: the chunk is read here otherwise)
         run.files, run.data = files, data
-        deltas.append(delta)
-    return deltas
+    return [delta for _, _, delta in runs]
 
 
 def _child(chunks: list[list[Job]], reload_chunk: ReloadChunk, counter: _Counter, conn: Connection) -> None:
@@ -204,12 +205,6 @@ def _receive(process: Any, conn: Connection, counter: _Counter, stall: float) ->
             since = time.monotonic()
     except (EOFError, OSError):
         return
-    finally:
-        conn.close()
-        process.join(5)
-        if process.is_alive():
-            process.kill()
-            process.join()
 
 
 def reload_forked(jobs: list[Job], reload_chunk: ReloadChunk, helpers: int) -> list[RunDelta]:
@@ -219,6 +214,7 @@ def reload_forked(jobs: list[Job], reload_chunk: ReloadChunk, helpers: int) -> l
     counter = _Counter(len(chunks))
     children = _start(chunks, reload_chunk, counter, helpers) if len(chunks) > 1 else []
     results: dict[int, list[RunDelta]] = {}
+    received = False
     try:
         slowest = 0.0
         while (i := counter.back()) is not None:
@@ -232,12 +228,15 @@ def reload_forked(jobs: list[Job], reload_chunk: ReloadChunk, helpers: int) -> l
                     results[i] = _unpack(chunks[i], payload)
                 except (pickle.UnpicklingError, EOFError, ValueError):
                     pass  # read here below
-    finally:  # (an error here: the children are not waited for)
+        received = True
+    finally:  # every child ends here: given a moment once all was received, killed on an error
         for process, conn in children:
+            conn.close()
+            if received:
+                process.join(5)
             if process.is_alive():
                 process.kill()
                 process.join()
-            conn.close()
     for i, chunk in enumerate(chunks):  # a child's that never came back
         if i not in results:
             results[i] = reload_chunk(chunk)

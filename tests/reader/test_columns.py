@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tbnb.reader import columns as columns_module
+from tbnb.reader import columns_pack
 from tbnb.reader.columns import COMPACT_MIN, ScalarColumns
 
 
@@ -260,7 +261,7 @@ def test_series_packed_and_unpacked_or_pickled_are_the_same_and_grow_alike(seed:
         cols = ScalarColumns()
         _grown(rng, cols, int(rng.integers(0, 6)), bool(rng.random() < 0.8))
         series.append(cols)
-    unpacked = columns_module.unpack(columns_module.pack(series))
+    unpacked = columns_pack.unpack(columns_pack.pack(series))
     pickled = pickle.loads(pickle.dumps(series, protocol=pickle.HIGHEST_PROTOCOL))
     for a, b, c in zip(series, unpacked, pickled):
         _assert_same_series(a, b)
@@ -280,7 +281,7 @@ def test_series_packed_and_unpacked_or_pickled_are_the_same_and_grow_alike(seed:
 
 
 def test_nothing_packed_unpacks_to_nothing() -> None:
-    assert columns_module.unpack(columns_module.pack([])) == []
-    one = columns_module.unpack(columns_module.pack([ScalarColumns()]))[0]
+    assert columns_pack.unpack(columns_pack.pack([])) == []
+    one = columns_pack.unpack(columns_pack.pack([ScalarColumns()]))[0]
     one.extend(np.array([3, 4]), np.array([1.0, 2.0]), np.array([0.5, 0.25], dtype=np.float32))
     assert one.columns()[0].tolist() == [3, 4]
