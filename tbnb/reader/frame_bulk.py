@@ -3,9 +3,10 @@
 Record boundaries form a chain (each record says where the next begins), so they cannot be
 found independently. Instead they are *proposed* in bulk and then *verified* in bulk:
 
-1. propose every position whose would-be data starts with ``0x09`` (an Event's ``wall_time``
-   key, how TensorFlow, torch and tensorboardX all begin an event), whose length is below
-   64 KiB and whose stored length CRC matches (a table lookup by length);
+1. propose record heads: where the log repeats a pattern of record lengths, compute them
+   (``frame_periodic``); elsewhere, every position whose would-be data starts with ``0x09`` (an
+   Event's ``wall_time`` key, how TensorFlow, torch and tensorboardX all begin an event), whose
+   length is below 64 KiB and whose stored length CRC matches (a table lookup by length);
 2. keep the maximal runs where each proposal ends exactly where the next begins, starting from
    the current position: those are verified chains;
 3. bridge every gap (another writer's layout, a big record, damage) with the sequential framer,
@@ -25,6 +26,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from . import grouping
 from .crc import MAX_WIDTH, crc_rows, mask, mask_array
+from .frame_periodic import periodic_chain
 from .grouping import group_by_length
 from .problems import Problem
 from .records import MAX_RECORD_LENGTH, Framed, frame
@@ -66,6 +68,16 @@ def _propose(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ok[ok] = words[ok, 2] == _LENGTH_CRC[lengths[ok]]
     ok &= heads + 16 + lengths <= n
     return heads[ok], lengths[ok]
+
+
+def _proposals(a: np.ndarray, view: memoryview) -> tuple[np.ndarray, np.ndarray]:
+    """Proposals for the whole buffer: computed where the log repeats a pattern of lengths
+    (``frame_periodic``), searched for (``_propose``) from where it stops."""
+    heads, lengths, end = periodic_chain(a, view, _LENGTH_CRC)
+    if end + 16 > len(a):
+        return heads, lengths
+    rest_heads, rest_lengths = _propose(a[end:])
+    return np.concatenate((heads, rest_heads + end)), np.concatenate((lengths, rest_lengths))
 
 
 def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.ndarray,
@@ -185,7 +197,7 @@ def frame_bulk(buf: bytes | memoryview, path: str = "", base: int = 0) -> Framed
         chained = _frame_chain(view, a_of(view))
         return chained if chained is not None else frame(view, path, base)
     a = np.frombuffer(view, dtype=np.uint8)
-    heads, lengths = _propose(a)
+    heads, lengths = _proposals(a, view)
     ends = heads + 16 + lengths
     breaks = np.flatnonzero(ends[:-1] != heads[1:])
     runs: list[tuple[int, int]] = []
