@@ -24,9 +24,8 @@ import crc32c as _crc32c
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from . import grouping
+from . import frame_periodic, grouping
 from .crc import MAX_WIDTH, crc_rows, mask, mask_array
-from .frame_periodic import periodic_chain
 from .grouping import group_by_length
 from .problems import Problem
 from .records import MAX_RECORD_LENGTH, Framed, frame
@@ -73,7 +72,9 @@ def _propose(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _proposals(a: np.ndarray, view: memoryview) -> tuple[np.ndarray, np.ndarray]:
     """Proposals for the whole buffer: computed where the log repeats a pattern of lengths
     (``frame_periodic``), searched for (``_propose``) from where it stops."""
-    heads, lengths, end = periodic_chain(a, view, _LENGTH_CRC)
+    heads, lengths, end = frame_periodic.periodic_chain(a, view, _LENGTH_CRC)
+    if end < frame_periodic.SHORT_ATTEMPT_BYTES:  # little of it: joining the two would cost more than it saved
+        return _propose(a)
     if end + 16 > len(a):
         return heads, lengths
     rest_heads, rest_lengths = _propose(a[end:])

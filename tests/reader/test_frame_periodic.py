@@ -7,6 +7,7 @@ restarts), that are cut short or damaged; and on a clean log the pattern must ca
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterable
 
 import numpy as np
 import pytest
@@ -31,7 +32,7 @@ def scalar_event(step: int, tag: str, value: float, tf2: bool, wall: float) -> b
     return encode_record(event_pb2.Event(wall_time=wall, step=step, summary=summary_pb2.Summary(value=[v])).SerializeToString())
 
 
-def periodic_log(rng: np.random.Generator, steps: range, tags: int, *, tf2: bool = False,
+def periodic_log(rng: np.random.Generator, steps: Iterable[int], tags: int, *, tf2: bool = False,
                  odd_every: int = 0) -> bytes:
     """A scalar log: a file_version, then every tag at every step (tags of several lengths);
     with ``odd_every``, a text record every that many steps (a break in the pattern)."""
@@ -47,6 +48,12 @@ def periodic_log(rng: np.random.Generator, steps: range, tags: int, *, tf2: bool
     return b"".join(out)
 
 
+@pytest.fixture
+def any_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let a pattern carry the framing however few bytes it covers (these logs are small)."""
+    monkeypatch.setattr(frame_periodic, "SHORT_ATTEMPT_BYTES", 0)
+
+
 CASES = [
     {"steps": range(400), "tags": 5},  # the step's varint grows at 128
     {"steps": range(16_300, 16_500), "tags": 3},  # and at 16,384
@@ -59,7 +66,7 @@ CASES = [
 
 @pytest.mark.parametrize("case", range(len(CASES)))
 @pytest.mark.parametrize("seed", range(3))
-def test_periodic_logs_frame_as_the_sequential_framer_does(case: int, seed: int) -> None:
+def test_periodic_logs_frame_as_the_sequential_framer_does(any_pattern: None, case: int, seed: int) -> None:
     rng = np.random.default_rng(1000 * case + seed)
     buf = periodic_log(rng, **CASES[case])
     restarted = buf + periodic_log(rng, **{**CASES[case], "steps": range(50, 90)})  # a restart after
@@ -74,7 +81,7 @@ def test_periodic_logs_frame_as_the_sequential_framer_does(case: int, seed: int)
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_the_chain_is_sound_wherever_it_stops(seed: int) -> None:
+def test_the_chain_is_sound_wherever_it_stops(any_pattern: None, seed: int) -> None:
     """What ``periodic_chain`` proposes passes the checks the search's proposals pass: each head
     holds its length and that length's CRC, its record is complete, and each follows the last."""
     rng = np.random.default_rng(seed)
@@ -97,12 +104,31 @@ def test_a_clean_log_is_proposed_by_its_pattern(monkeypatch: pytest.MonkeyPatch,
     real = frame_bulk_module._propose
     monkeypatch.setattr(frame_bulk_module, "_propose", lambda a: searched.append(len(a)) or real(a))
     rng = np.random.default_rng(7)
-    buf = periodic_log(rng, range(100, 17_000, 7), 6, tf2=tf2)
+    steps = [*range(128), *range(128, 16_384, 61), *range(16_384, 16_700)]
+    buf = periodic_log(rng, steps, 12, tf2=tf2)
+    assert len(buf) > 4 * frame_periodic.SHORT_ATTEMPT_BYTES
     cut = buf[: len(buf) - 30]  # the last record incomplete
     framed = frame_bulk(cut, "f", 0)
-    assert framed.problems == [] and len(framed.starts) == 1 + 6 * len(range(100, 17_000, 7)) - 1
+    assert framed.problems == [] and len(framed.starts) == 1 + 12 * len(steps) - 1
     assert sum(searched) < 200, searched
     assert_same_framing(cut)
+
+
+def test_many_small_files_framed_together_are_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small logs one after another (a sweep's batch): the pattern of the first file covers too
+    little to pay for its checks, and the whole buffer is searched, as before."""
+    searched: list[int] = []
+    real = frame_bulk_module._propose
+    monkeypatch.setattr(frame_bulk_module, "_propose", lambda a: searched.append(len(a)) or real(a))
+    rng = np.random.default_rng(11)
+    buf = b"".join(periodic_log(rng, range(100), 10) for _ in range(40))
+    assert len(buf) > 4 * frame_periodic.SHORT_ATTEMPT_BYTES
+    a = np.frombuffer(buf, dtype=np.uint8)
+    _, _, end = frame_periodic.periodic_chain(a, memoryview(buf), _LENGTH_CRC)
+    assert 0 < end < frame_periodic.SHORT_ATTEMPT_BYTES  # one attempt: the first file
+    framed = frame_bulk(buf, "f", 0)
+    assert len(framed.starts) == 40 * (1 + 100 * 10) and searched == [len(buf)]
+    assert_same_framing(buf)
 
 
 def test_a_pattern_longer_than_the_longest_looked_for_goes_to_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -117,7 +143,7 @@ def test_a_pattern_longer_than_the_longest_looked_for_goes_to_the_search(monkeyp
 
 
 @pytest.mark.parametrize("back", range(1, 7))
-def test_a_damaged_header_in_the_last_unfinished_period(back: int) -> None:
+def test_a_damaged_header_in_the_last_unfinished_period(any_pattern: None, back: int) -> None:
     """The buffer ends inside a period: the records of it that are there are proposed one by
     one, each header checked (a damaged one among them is not taken on trust)."""
     rng = np.random.default_rng(back)
