@@ -28,7 +28,7 @@ from . import frame_periodic, grouping
 from .crc import MAX_WIDTH, crc_rows, mask, mask_array
 from .grouping import group_by_length
 from .problems import Problem
-from .records import MAX_RECORD_LENGTH, Framed, frame
+from .records import MAX_RECORD_LENGTH, Framed, follow_lengths, frame
 
 #: Below this many bytes the sequential framer is faster: the bulk path's fixed cost (some forty
 #: numpy calls) outweighs a step per record up to about 16 KiB of scalar records, and only
@@ -167,17 +167,7 @@ def _headers_ok(view: memoryview, heads: np.ndarray, stored: np.ndarray) -> bool
 def _typical_length(view: memoryview) -> float:
     """Median length of the first SAMPLE_RECORDS records (fewer if the buffer ends first, or
     if a length cannot be real: damage is the framers' to report, not the sample's)."""
-    n = len(view)
-    unpack = _U64.unpack_from
-    lengths: list[int] = []
-    pos = 0
-    while len(lengths) < SAMPLE_RECORDS and pos + 12 <= n:
-        (length,) = unpack(view, pos)
-        end = pos + 16 + length
-        if end > n:
-            break
-        lengths.append(length)
-        pos = end
+    _, lengths = follow_lengths(view, 0, SAMPLE_RECORDS)
     return float(np.median(lengths)) if lengths else 0.0
 
 

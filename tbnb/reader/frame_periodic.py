@@ -19,9 +19,9 @@ proposals from a position it has verified, and frames sequentially where none fi
 
 from __future__ import annotations
 
-import struct
-
 import numpy as np
+
+from .records import follow_lengths
 
 #: Records followed (lengths only) to find a pattern: a log of up to MAX_PERIOD tags a step
 #: shows two whole steps in them, with room for a first step that differs.
@@ -39,26 +39,7 @@ SHORT_ATTEMPT_BYTES = 64 << 10
 #: Periods checked in the first window of an attempt; each next window is twice as long, so a
 #: pattern that breaks early costs little and checking never costs more than twice the records.
 FIRST_WINDOW = 256
-_MAX_PROPOSED_LENGTH = 1 << 16
-_U64 = struct.Struct("<Q")
-
-
-def _sample(view: memoryview, pos: int) -> tuple[list[int], list[int]]:
-    """Heads and lengths of up to SAMPLE_RECORDS records chained from ``pos`` (unchecked:
-    whatever is used from them is checked afterwards), stopping at a length the proposals never
-    take or a record that is not complete."""
-    n = len(view)
-    unpack = _U64.unpack_from
-    heads: list[int] = []
-    lengths: list[int] = []
-    while len(heads) < SAMPLE_RECORDS and pos + 12 <= n:
-        (length,) = unpack(view, pos)
-        if length >= _MAX_PROPOSED_LENGTH or pos + 16 + length > n:
-            break
-        heads.append(pos)
-        lengths.append(length)
-        pos += 16 + length
-    return heads, lengths
+_MAX_PROPOSED_LENGTH = 1 << 16  # (as ``frame_bulk._propose``)
 
 
 def _period(lengths: list[int]) -> tuple[int, int] | None:
@@ -133,7 +114,7 @@ def _repeat(a: np.ndarray, first: int, lengths: np.ndarray, length_crc: np.ndarr
 
 def _headers_fit(a: np.ndarray, heads: list[int], lengths: list[int], length_crc: np.ndarray) -> int:
     """How many of the sampled headers, from the first, hold their length's right CRC (their
-    lengths, below 65,536 and of complete records, were checked by ``_sample``)."""
+    lengths, below 65,536 and of complete records, were checked by ``follow_lengths``)."""
     if not heads:
         return 0
     at = np.asarray(heads, dtype=np.int64)[:, None] + np.arange(8, 12)
@@ -153,7 +134,7 @@ def periodic_chain(a: np.ndarray, view: memoryview, length_crc: np.ndarray) -> t
     pos = 0
     for _ in range(MAX_ATTEMPTS):
         began = pos
-        sample_heads, sample_lengths = _sample(view, pos)
+        sample_heads, sample_lengths = follow_lengths(view, pos, SAMPLE_RECORDS, _MAX_PROPOSED_LENGTH)
         found = _period(sample_lengths)
         if found is None:
             break

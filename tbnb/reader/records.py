@@ -32,6 +32,7 @@ FOOTER_SIZE = 4
 MAX_RECORD_LENGTH = 1 << 31
 _HEADER = struct.Struct("<QI")
 _FOOTER = struct.Struct("<I")
+_LENGTH = struct.Struct("<Q")
 
 
 
@@ -52,6 +53,25 @@ class Framed:
     #: From the bulk framer: {length: (data starts, [m, length] rows of record bytes)} for the
     #: records it gathered to check their CRCs, so the decoder need not gather them again.
     rows: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+
+def follow_lengths(buf: bytes | memoryview, pos: int, count: int,
+                   limit: int = MAX_RECORD_LENGTH) -> tuple[list[int], list[int]]:
+    """Heads and lengths of up to ``count`` complete records chained from ``pos`` by their length
+    fields alone, no CRC checked (a sample for a choice or a guess; whatever is used from it is
+    checked afterwards), stopping at a length of ``limit`` or more or a record not complete."""
+    n = len(buf)
+    unpack = _LENGTH.unpack_from
+    heads: list[int] = []
+    lengths: list[int] = []
+    while len(heads) < count and pos + HEADER_SIZE <= n:
+        (length,) = unpack(buf, pos)
+        if length >= limit or pos + HEADER_SIZE + length + FOOTER_SIZE > n:
+            break
+        heads.append(pos)
+        lengths.append(length)
+        pos += HEADER_SIZE + length + FOOTER_SIZE
+    return heads, lengths
 
 
 def find_next_header(buf: bytes | memoryview, start: int, chunk: int = 1 << 20) -> int | None:
