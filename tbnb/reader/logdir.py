@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .analysis import Analysis
 from .batch_reload import reload_here
 from .forked import FORK_MIN_RUNS, reload_forked, spare_processes
 from .group_frame import GroupSpec, groups_frame
@@ -62,7 +63,7 @@ class ReloadResult:
         return bool(self.new_runs or self.removed_runs or self.new_tags or self.points or self.purged_runs)
 
 
-class Logdir:
+class Logdir(Analysis):
     """A TensorBoard logdir read by the kernel: runs, tags, scalars (every point), sampled tensors.
 
     Thread-safe: a poller may ``reload()`` while another thread reads series.
