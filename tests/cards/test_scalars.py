@@ -13,6 +13,7 @@ import pytest
 import tbnb
 from tbnb.board.protocol import PALETTE
 from tbnb.board.smoothing import smooth
+from tests.smoothing_bounds import kernel_vs_loop
 
 from .conftest import RUNS, STEPS, loss, traces_of
 
@@ -60,7 +61,11 @@ def test_smoothing_equals_the_pages() -> None:
               "v => Number.isFinite(v) ? v : null))))")
     out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout
     page = np.array([np.nan if v is None else v for v in json.loads(out)])
-    np.testing.assert_allclose(smooth(np.array(values), 0.83), page, rtol=1e-12, equal_nan=True)
+    got = smooth(np.array(values), 0.83)
+    # Within the error bounds of the kernel's blocked sums and the page's loop (not a tolerance
+    # read off one machine: the blocked product sums in an order the CPU chooses).
+    assert np.array_equal(np.isnan(got), np.isnan(page))
+    assert (np.abs(got - page)[~np.isnan(page)] <= kernel_vs_loop(np.array(values), 0.83)[~np.isnan(page)]).all()
 
 
 def test_colours_are_the_palette_in_run_order_or_the_chosen_ones(logdir: Path) -> None:
