@@ -8,6 +8,10 @@ a saved notebook) that grows with the number of runs hidden. The selector writes
 itself instead, and ticking one run that a pattern hides narrows that pattern to
 ``(?!name$)(?:pattern)``, so that each click adds one name at most. A pattern also hides the
 matching runs that appear later, as the filter's "all" box would list them unticked.
+
+The kernel matches with RE2, which has no lookahead: it reads the narrowed form as the pattern
+``pattern`` with the exception ``name`` (reader/user_regex.py, ``compile_excepting``), in time
+linear in the run name, whatever the page writes.
 """
 
 from __future__ import annotations
@@ -20,5 +24,6 @@ from .traits import RegexList
 class RunVisibility(traitlets.HasTraits):
     """The Board's ``hidden_patterns`` (its other run settings are the Board's own traits)."""
 
-    #: Regular expressions (Python's ``re``, full match): a run matching one is not drawn.
-    hidden_patterns = RegexList().tag(sync=True)
+    #: Regular expressions (RE2's syntax, full match; the narrowed form above read as a pattern
+    #: with exceptions): a run matching one is not drawn.
+    hidden_patterns = RegexList(excepting=True).tag(sync=True)

@@ -5,7 +5,8 @@ Pure numpy (no widget code): the Board's scalar cards, its step table and
 and the DataFrame give the same numbers.
 
 Which runs form a group (``group_runs``): a regular expression with a named group ``group``
-that matches a run's *whole* name (``re.fullmatch``, as the Board's ``runs`` patterns);
+that matches a run's *whole* name (a full match, as the Board's ``runs`` patterns; RE2's syntax
+and linear time: user_regex.py);
 runs with the same text in ``group`` form one group, and a run the pattern does not match
 stays alone. Or a list of hparam names: runs with equal values of all of them form a group
 (``hparam_groups``), a run without hparams stays alone.
@@ -31,11 +32,12 @@ centred on the group line (whichever statistic it is), and collapse onto the lin
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from .user_regex import PatternError, Regex, compile_regex
 
 #: What a group line can be, and what its band can show.
 LINES = ("mean", "median", "min", "max")
@@ -64,12 +66,12 @@ def t975(df: np.ndarray) -> np.ndarray:
 
 # -- which runs form a group -------------------------------------------------------------------------
 
-def compile_pattern(pattern: str) -> re.Pattern[str]:
-    """The grouping regex, checked: ValueError if it does not compile or has no group ``group``."""
+def compile_pattern(pattern: str) -> Regex:
+    """The grouping regex, checked: ValueError if RE2 does not compile it or it has no group ``group``."""
     try:
-        compiled = re.compile(pattern)
-    except re.error as err:
-        raise ValueError(f"run_groups: invalid regular expression {pattern!r}: {err}") from None
+        compiled = compile_regex(pattern)
+    except PatternError as err:
+        raise ValueError(f"run_groups: {err}") from None
     if "group" not in compiled.groupindex:
         raise ValueError(f"run_groups: {pattern!r} has no named group 'group' (write (?P<group>...))")
     return compiled

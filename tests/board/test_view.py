@@ -52,7 +52,7 @@ def test_shown_runs_and_tag_filter(make_board, small_logdir: Path) -> None:
     board.hidden_runs = ["a"]
     assert set(board.view["run"]) == {"b"}
     board.hidden_runs = []
-    board.hidden_patterns = ["(?!b$).*"]  # the run selector's "all" box writes a pattern like it
+    board.hidden_patterns = ["(?!(?:b)$)(?:.*)"]  # the run selector's narrowed form (runs.js)
     assert set(board.view["run"]) == {"b"}
     board.hidden_patterns = []
     board.tag_filter = "ACC"  # case-insensitive search

@@ -19,13 +19,13 @@ from collections.abc import Mapping
 from typing import Any
 
 import traitlets
-from traitlets import Bool, Dict, Enum, TraitError, Unicode
+from traitlets import Bool, Dict, Enum, Unicode
 
 from ...reader.plugins.graph import Graph, GraphError, Hierarchy, answer, build_hierarchy
 from ..codec import encode
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
-from ..traits import StrList
+from ..traits import StrList, check_regex
 from .graph_access import graph_stamp, has_run_graph, list_graphs, read_graph, same_graph
 from .graph_assets import explorer_script
 
@@ -250,14 +250,7 @@ class Traits(traitlets.HasTraits):
 
     @traitlets.validate("graph_search")
     def _check_graph_search(self, proposal: dict[str, Any]) -> str:
-        import re
-
-        value = proposal["value"]
-        try:
-            re.compile(value)
-        except re.error as err:
-            raise TraitError(f"graph_search: invalid regular expression {value!r}: {err}") from None
-        return value
+        return check_regex("graph_search", proposal["value"])
 
 
 REQUESTS: dict[str, Handler] = {"graph": answer_graph, "graph_list": answer_graph_list,

@@ -9,11 +9,11 @@ every row and every dimension: the result is exact.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
+from ...reader.user_regex import PatternError, compile_regex
 from .blas import single_blas_thread
 
 
@@ -63,14 +63,15 @@ def _pca(x: np.ndarray, components: int, spherized: bool) -> Pca:
 
 def query_rows(labels: list[str], pattern: str, regex: bool = True) -> np.ndarray:
     """Indices of the rows whose label matches, case-insensitively (TensorBoard's search):
-    a regular expression, or a substring when ``regex`` is false. An empty pattern matches none."""
+    a regular expression (RE2's, linear time: reader/user_regex.py; one it refuses is a
+    ValueError), or a substring when ``regex`` is false. An empty pattern matches none."""
     if not pattern:
         return np.zeros(0, dtype=np.int64)
     if regex:
         try:
-            compiled = re.compile(pattern, re.IGNORECASE)
-        except re.error as err:
-            raise ValueError(f"bad regular expression {pattern!r}: {err}") from None
+            compiled = compile_regex(pattern, ignore_case=True)
+        except PatternError as err:
+            raise ValueError(f"bad regular expression: {err}") from None
         hits = [i for i, label in enumerate(labels) if compiled.search(label)]
     else:
         needle = pattern.lower()

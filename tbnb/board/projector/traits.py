@@ -1,19 +1,19 @@
 """The projector's settings on the Board (synced with the page) and its Python API.
 
-``projector_search`` is run in the kernel (Python's ``re``, case-insensitive, over the label
-column) and sets ``projector_selection``, so that a search typed in the page and one set from
+``projector_search`` is run in the kernel (RE2, case-insensitive, over the label column: linear
+time whatever the page writes, reader/user_regex.py) and sets ``projector_selection``, so that a search typed in the page and one set from
 Python select the same rows; the page draws whatever ``projector_selection`` holds, and writes it
 when the user clicks or lassos.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import traitlets
 from traitlets import Dict, Enum, Int, List, TraitError, Unicode, observe, validate
 
+from ..traits import check_regex
 from . import service
 from .bookmarks import bookmarks
 from .jobs import DONE
@@ -51,11 +51,7 @@ class Traits(traitlets.HasTraits):
 
     @validate("projector_search")
     def _check_search(self, proposal: dict[str, Any]) -> str:
-        try:
-            re.compile(proposal["value"])
-        except re.error as err:
-            raise TraitError(f"projector_search: invalid regular expression {proposal['value']!r}: {err}") from None
-        return proposal["value"]
+        return check_regex("projector_search", proposal["value"], ignore_case=True)
 
     @validate("projector_selection")
     def _check_selection(self, proposal: dict[str, Any]) -> list[int]:

@@ -11,8 +11,8 @@ layout, which here are kept.
 
 Charts:
 
-* multiline: a list of Python regexes; a run's scalar tag is shown when one of them matches at
-  the tag's start (``re.match``, TensorBoard's test). An invalid or empty regex is an error
+* multiline: a list of regexes (RE2's syntax, matched in linear time: ..user_regex.py); a run's
+  scalar tag is shown when one of them matches at the tag's start (``match``, TensorBoard's test). An invalid or empty regex is an error
   message on that chart only; its other regexes still apply.
 * margin: series of exact ``value``/``lower``/``upper`` tags (a band around the value).
 
@@ -21,7 +21,6 @@ Layout titles and tags are text for the page to show as text, never as markup.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +28,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from ..proto import layout_pb2
+from ..user_regex import PatternError, Regex, compile_regex
 from .source import LogdirLike, PluginProblem
 
 PLUGIN_NAME = "custom_scalars"
@@ -148,17 +148,18 @@ def read_layout(source: LogdirLike) -> Layout:
     return from_proto(merge_layouts(protos), runs, problems)
 
 
-def compile_regexes(patterns: Sequence[str]) -> tuple[list[re.Pattern[str]], list[str]]:
-    """The patterns that compile, and an error message for each that does not (or is empty)."""
+def compile_regexes(patterns: Sequence[str]) -> tuple[list[Regex], list[str]]:
+    """The patterns that compile (with RE2: a layout's regex is matched in linear time, whoever
+    wrote it; user_regex.py), and an error message for each that does not (or is empty)."""
     compiled, errors = [], []
     for pattern in patterns:
         if not pattern:
             errors.append("empty regular expression")
             continue
         try:
-            compiled.append(re.compile(pattern))
-        except re.error as err:
-            errors.append(f"invalid regular expression {pattern!r}: {err}")
+            compiled.append(compile_regex(pattern))
+        except PatternError as err:
+            errors.append(str(err))
     return compiled, errors
 
 
