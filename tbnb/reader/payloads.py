@@ -17,8 +17,8 @@ import numpy as np
 from google.protobuf.message import DecodeError
 
 from . import data_compat
-from .items import BlobRef, Item, Record
-from .proto import event_pb2
+from .items import WHOLE_VALUE, BlobRef, Item, Record
+from .proto import event_pb2, summary_pb2
 
 #: What decoding a damaged payload raises: protobuf's error, a value that does not fit its shape
 #: (``TensorDecodeError`` is a ``ValueError``), a value index past the summary's values, a blob
@@ -42,7 +42,10 @@ def decode_payload(payload: BlobRef | Record, read_range: ReadRange = read_local
     (from where the logdir is: ``read_range``)."""
     if isinstance(payload, BlobRef):
         payload = Record(read_range(payload.path, payload.offset, payload.length), payload.index)
-    value = event_pb2.Event.FromString(payload.data).summary.value[payload.index]
+    if payload.index == WHOLE_VALUE:
+        value = summary_pb2.Summary.Value.FromString(payload.data)
+    else:
+        value = event_pb2.Event.FromString(payload.data).summary.value[payload.index]
     return data_compat.tensor_of(value)
 
 

@@ -23,11 +23,12 @@ import numpy as np
 from . import data_compat
 from .columns import ScalarColumns
 from .events import parse_events
-from .items import BlobRef, Item, Record
+from .items import WHOLE_VALUE, BlobRef, Item, Record
 from .problems import Problem
 from .proto import event_pb2, summary_pb2
 from .records import HEADER_SIZE
 from .reservoir import Reservoir
+from .wire import ValueSpans
 
 _START = event_pb2.SessionLog.START
 #: The tag under which a run's graph is listed (plugin ``graphs``).
@@ -199,8 +200,10 @@ class RunData:
         self.see_wall_time(event.wall_time)
         what = event.WhichOneof("what")
         if what == "summary":
-            for index, value in enumerate(event.summary.value):
-                self._value(value, index, event, buf, start, length, path, base, delta)
+            values = event.summary.value
+            spans = ValueSpans(buf, start, length, len(values)) if len(values) > 1 else None
+            for index, value in enumerate(values):
+                self._value(value, index, spans, event, buf, start, length, path, base, delta)
         elif what == "file_version":
             self.file_version = event.file_version
         elif what == "session_log":
@@ -217,8 +220,12 @@ class RunData:
             self._run_metadata[tag] = event.tagged_run_metadata.run_metadata
             self.new_tag(tag, "graph_tagged_run_metadata", delta)
 
-    def _value(self, value: summary_pb2.Summary.Value, index: int, event: event_pb2.Event, buf: memoryview,
-               start: int, length: int, path: str, base: int, delta: RunDelta) -> None:
+    def _value(self, value: summary_pb2.Summary.Value, index: int, spans: ValueSpans | None,
+               event: event_pb2.Event, buf: memoryview, start: int, length: int, path: str, base: int,
+               delta: RunDelta) -> None:
+        """Apply the ``index``-th value of ``event``; ``spans``: where each value's own bytes are in
+        ``buf`` (an event of several values), so that a sampled value keeps those, never the
+        whole event."""
         tag = data_compat.value_tag(value)
         plugin = self.name_tag(tag, value, delta)
         if plugin is None:
@@ -234,6 +241,10 @@ class RunData:
             pending.steps.append(event.step)
             pending.walls.append(event.wall_time)
             return
+        span = spans.of(index) if spans is not None else None
+        if span is not None:
+            start, length = span
+            index = WHOLE_VALUE
         if plugin in data_compat.BLOB_PLUGINS:
             payload: BlobRef | Record = BlobRef(path, base + start, length, index)
         else:

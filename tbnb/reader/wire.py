@@ -4,6 +4,9 @@ record at a time or as numpy columns over many records, and the template of a re
 The bulk decoders (``scalars_bulk``, ``values_bulk``) read fields at known byte positions
 instead of parsing: a *template* record is walked once, and every record whose structural bytes
 equal the template's has its fields at the same columns.
+
+The general path uses it too: ``value_spans`` finds each value of an event of many values in its
+record, so that a value keeps its own bytes rather than a copy of the whole event.
 """
 
 from __future__ import annotations
@@ -99,3 +102,71 @@ def steps_of(rows: np.ndarray, step: tuple[int, int] | None) -> np.ndarray:
     for i in range(k):
         out |= (rows[:, col + i] & 0x7F).astype(np.uint64) << np.uint64(7 * i)
     return out.view(np.int64)
+
+
+#: ``Event.summary`` and ``Summary.value``: the field numbers ``value_spans`` follows.
+_EVENT_SUMMARY = 5
+_SUMMARY_VALUE = 1
+
+
+def _fields(data: bytes | memoryview, pos: int, end: int):
+    """(field number, start, end) of each length-delimited field in [pos, end); other fields are
+    stepped over. NoTemplate for anything protobuf's wire format does not allow, and for groups
+    (deprecated wire types 3 and 4, which no summary writer uses)."""
+    while pos < end:
+        key, pos = varint(data, pos, end)
+        field, kind = key >> 3, key & 7
+        if kind == 0:
+            _, pos = varint(data, pos, end)
+        elif kind == 1:
+            pos += 8
+        elif kind == 5:
+            pos += 4
+        elif kind == 2:
+            size, pos = varint(data, pos, end)
+            if pos + size > end:
+                raise NoTemplate
+            yield field, pos, pos + size
+            pos += size
+        else:
+            raise NoTemplate
+        if pos > end or field == 0:
+            raise NoTemplate
+
+
+def value_spans(data: bytes | memoryview, start: int, length: int) -> list[tuple[int, int]] | None:
+    """(start, length) in ``data`` of each ``Summary.Value`` of the Event record at
+    ``data[start:start + length]``, in the order protobuf parses them (every ``summary`` field of
+    the event, merged as protobuf merges a repeated field); None where the walk cannot follow.
+
+    Each span is a whole serialized ``Summary.Value``: a value of an event holding thousands
+    (a TF1 merged summary) is kept, and later read, as its own bytes, so that neither costs the
+    size of the whole event per value.
+    """
+    end = start + length
+    spans: list[tuple[int, int]] = []
+    try:
+        for field, a, b in _fields(data, start, end):
+            if field == _EVENT_SUMMARY:
+                spans.extend((c, d - c) for number, c, d in _fields(data, a, b) if number == _SUMMARY_VALUE)
+    except NoTemplate:
+        return None
+    return spans
+
+
+class ValueSpans:
+    """Where each value of an event of several values is in its record, found on first need
+    (``value_spans``): a merged summary of scalars only keeps no bytes and needs none. None
+    for every value where the walk cannot follow the record (its values then keep the record)."""
+
+    __slots__ = ("_buf", "_count", "_found", "_length", "_start")
+
+    def __init__(self, buf: memoryview, start: int, length: int, count: int) -> None:
+        self._buf, self._start, self._length, self._count = buf, start, length, count
+        self._found: list[tuple[int, int]] | None = None
+
+    def of(self, index: int) -> tuple[int, int] | None:
+        if self._found is None:
+            found = value_spans(self._buf, self._start, self._length)
+            self._found = found if found is not None and len(found) == self._count else []
+        return self._found[index] if self._found else None
