@@ -186,13 +186,14 @@ def hparams_frame(source: LogdirLike, join: str | None = None) -> pd.DataFrame:
     mkeys = [c.key for c in table.metric_columns]
     columns = ["run", *hkeys, *mkeys, "status", "start_time"]
     rows = table.rows()
-    frame = pd.DataFrame({key: pd.Series([r[key] for r in rows], dtype=_dtype(key, hkeys, mkeys, rows))
+    hset, mset = set(hkeys), set(mkeys)  # membership per column: sets, for thousands of hparams
+    frame = pd.DataFrame({key: pd.Series([r[key] for r in rows], dtype=_dtype(key, hset, mset, rows))
                           for key in columns}, columns=columns)
     frame.attrs.update(hparams=hkeys, metrics=mkeys, problems=[str(p) for p in table.problems])
     return frame
 
 
-def _dtype(key: str, hkeys: list[str], mkeys: list[str], rows: list[dict]) -> str | None:
+def _dtype(key: str, hkeys: set[str], mkeys: set[str], rows: list[dict]) -> str | None:
     """float64 for metrics and start times; hparams keep pandas' inference but an all-empty
     column is object (so that a bool/str hparam never turns into NaN floats)."""
     if key in mkeys or key == "start_time":

@@ -166,6 +166,26 @@ def test_without_an_experiment_metrics_and_hparams_are_inferred(tmp_path):
     assert rows[1]["acc"] == 0.5 and math.isnan(rows[1]["eval/loss"])
 
 
+def test_thousands_of_hparams(tmp_path):
+    """A trial of 3,000 hparams (one summary of that many) becomes 3,000 columns, each its own
+    value: the frame's columns are typed once each, not by searching the column lists."""
+    from tensorboard.compat.proto import summary_pb2
+    from tensorboard.plugins.hparams import summary_v2 as hp
+
+    n = 3000
+    for trial in range(3):
+        w = tb_writer(tmp_path / f"t{trial}")
+        for value in hp.hparams_pb({f"h{i:04d}": float(i * trial) for i in range(n)}).value:
+            tb_event(w, value, 0)
+        tb_event(w, summary_pb2.Summary.Value(tag="acc", simple_value=trial / 4), 1)
+        w.close()
+    frame = tbnb.load(tmp_path).hparams()
+    assert frame.attrs["hparams"] == [f"h{i:04d}" for i in range(n)] and frame.attrs["metrics"] == ["acc"]
+    assert frame.shape == (3, n + 4)
+    assert frame["h2999"].tolist() == [0.0, 2999.0, 5998.0] and frame["acc"].tolist() == [0.0, 0.25, 0.5]
+    assert frame["acc"].dtype == np.float64 and frame["start_time"].dtype == np.float64
+
+
 def test_run_paths():
     assert parent_run("a/b/1700.5") == "a/b" and parent_run("trial") == "." and parent_run(".") == ""
     assert metric_run("a/s", "") == "a/s" and metric_run("a/s", "validation") == "a/s/validation"
