@@ -15,7 +15,17 @@ if TYPE_CHECKING:
     from .board import Board, load_ipython_extension, show
     from .cards import card
 
-__all__ = ["Board", "Logdir", "LogdirError", "__version__", "card", "load", "load_ipython_extension", "show"]
+__all__ = ["Board", "Logdir", "LogdirError", "__version__", "card", "keras", "load", "load_ipython_extension",
+           "log_activations", "log_filters", "log_segmentation", "show", "watch"]
+
+#: Logging helpers for training code, by the module that holds them: imported on first use, so
+#: that ``import tbnb`` never imports torch, keras or the code that talks to them.
+_LOGGING_NAMES = {
+    "watch": "tbnb.log.watch",
+    "log_segmentation": "tbnb.log.segmentation",
+    "log_filters": "tbnb.log.segmentation",
+    "log_activations": "tbnb.log.segmentation",
+}
 
 #: Widget code is imported on first use: the reader and the CLI must not pay for (or need)
 #: anywidget, ipywidgets and IPython.
@@ -27,6 +37,14 @@ def __getattr__(name: str) -> Any:
         from . import board
 
         return getattr(board, name)
+    if name in _LOGGING_NAMES:
+        import importlib
+
+        return getattr(importlib.import_module(_LOGGING_NAMES[name]), name)
+    if name == "keras":  # tbnb.keras.Watch: the module, imported (with keras) on first use
+        import importlib
+
+        return importlib.import_module("tbnb.keras")
     if name == "card":  # plotly and numpy only: no widget code
         from .cards import card
 
