@@ -34,6 +34,7 @@ export function groupMap(msg) {
   for (const entry of (msg && msg.groups) || []) {
     const s = fromMessage(entry);
     s.members = entry.members || [];
+    s.points = Number.isFinite(entry.points) ? entry.points : 0; // the members' points it is computed from
     s.n = Array.from(entry.n || [], Number);
     if (entry.lower) s.lower = Array.from(entry.lower, Number);
     if (entry.upper) s.upper = Array.from(entry.upper, Number);
@@ -153,6 +154,23 @@ export function groupNote(groups) {
   let runs = 0;
   for (const s of groups.values()) runs += s.members.length;
   return ` · ${groups.size} group${groups.size === 1 ? "" : "s"} (${runs} runs)`;
+}
+
+/**
+ * `count` ({total, sent, exact} over the runs drawn alone: series.js countPoints) with the groups
+ * added: a group counts the member points its line and band are computed from (the kernel's
+ * `points`, in range when zoomed), as a run counts its own; it draws its line's points (`sent`),
+ * every one of them unless the line was thinned.
+ */
+export function withGroupPoints(count, groups) {
+  if (!groups || !groups.size) return count;
+  let { total, sent, exact } = count;
+  for (const s of groups.values()) {
+    total += s.points;
+    sent += s.sent;
+    exact = exact && s.exact && s.sent >= s.total;
+  }
+  return { total, sent, exact };
 }
 
 /** A table cell of a group row: "value ± spread" for the line's value columns, else null. */

@@ -97,7 +97,8 @@ export class ScalarCard extends Card {
     const info = this.full ? null : this.board.tagInfo(this.tag, this.plugin);
     const points = info ? runs.reduce((sum, run) => sum + (Number(info.points[run]) || 0), 0) : 0;
     const { full, zoom, zoomData, loading } = this;
-    this.sub.textContent = subText({ runs, full, zoom, zoomData, points, loading, xAxis: this.board.settings.xAxis, ...this.compare.missing(runs), groups: groupNote(this.groups) });
+    this.sub.textContent = subText({ runs, full, zoom, zoomData, points, loading, xAxis: this.board.settings.xAxis, ...this.compare.missing(runs), groups: groupNote(this.groups),
+      fullGroups: this.groups, zoomGroups: this.zoomGroups });
   }
 
   /** The card's full data, as CSV or JSON, saved through the browser. */

@@ -89,16 +89,9 @@ def group_stats(source: MultiLogdir, tag: str, members: Sequence[str], axis: str
     if axis not in GROUP_AXES:
         raise RequestError(f"run groups are drawn on the {', '.join(GROUP_AXES)} axes, not on {axis!r}")
     found, times = [], []
-    for run in members:
-        try:
-            s = source.scalars(run, tag)
-        except KeyError:
-            continue
-        if not len(s):
-            continue
+    for run, s in _member_series(source, tag, members):
         found.append((s.step, s.value))
-        start = start_time(source, run) if axis == "relative" else 0.0
-        times.append(s.wall_time - (start if start is not None else float(s.wall_time.min())))
+        times.append(_member_x(source, run, s, "relative" if axis == "relative" else "wall"))
     if not found:
         return None
     stats, x = aggregate(found, median=median, extra=None if axis in ("step", "log_step") else times)
@@ -107,9 +100,48 @@ def group_stats(source: MultiLogdir, tag: str, members: Sequence[str], axis: str
     return stats, (stats.step.astype(np.float64) if x is None else x)
 
 
+def _member_series(source: MultiLogdir, tag: str, members: Sequence[str]) -> list[tuple[str, ScalarSeries]]:
+    """The members holding points of ``tag``, with their series."""
+    out = []
+    for run in members:
+        try:
+            s = source.scalars(run, tag)
+        except KeyError:
+            continue
+        if len(s):
+            out.append((run, s))
+    return out
+
+
+def _member_x(source: MultiLogdir, run: str, s: ScalarSeries, axis: str) -> np.ndarray:
+    """A member's own x on ``axis`` (one of ``GROUP_AXES``): its steps, or its wall times, less
+    its start time on ``relative`` (its first point's when the start is unknown)."""
+    if axis in ("step", "log_step"):
+        return s.step.astype(np.float64)
+    start = start_time(source, run) if axis == "relative" else 0.0
+    return s.wall_time - (start if start is not None else float(s.wall_time.min()))
+
+
+def member_points(source: MultiLogdir, tag: str, members: Sequence[str], axis: str,
+                  bounds: Sequence[float] | None) -> int:
+    """How many of its members' points a group's line and band are computed from (those in
+    ``bounds`` on ``axis`` when given): what a card counts as the points it draws from, as it
+    counts a run's. The line itself has one point per grid step, far fewer."""
+    count = 0
+    for run, s in _member_series(source, tag, members):
+        if bounds is None:
+            count += len(s)
+            continue
+        lo, hi = sorted(bounds)
+        x = _member_x(source, run, s, axis)
+        count += int(np.count_nonzero((x >= lo) & (x <= hi)))
+    return count
+
+
 def group_entry(name: str, members: Sequence[str], stats: GroupStats, x: np.ndarray, grouping: Grouping,
-                bounds: Sequence[float] | None, width: int) -> dict[str, Any]:
-    """One group of a ``series`` reply: its line, band edges, n and steps in range, downsampled."""
+                bounds: Sequence[float] | None, width: int, points: int = 0) -> dict[str, Any]:
+    """One group of a ``series`` reply: its line, band edges, n and steps in range, downsampled;
+    ``points``: its members' points in range (``member_points``)."""
     line = stats.line(grouping.line)
     band = stats.band(grouping.line, grouping.band)
     columns = {"x": x, "y": line, "step": stats.step, "n": stats.n}
@@ -126,7 +158,7 @@ def group_entry(name: str, members: Sequence[str], stats: GroupStats, x: np.ndar
     if not exact:
         columns = {k: v[keep] for k, v in columns.items()}
     out: dict[str, Any] = {"group": name, "members": list(members), "line": grouping.line, "band": grouping.band,
-                           "total": total, "sent": len(columns["x"]), "exact": exact}
+                           "total": total, "sent": len(columns["x"]), "exact": exact, "points": int(points)}
     for key, values in columns.items():
         out[key] = values.astype(np.int64 if key in ("step", "n") else np.float64)
     return out
@@ -139,7 +171,8 @@ def group_entries(source: MultiLogdir, tag: str, groups: Mapping[str, Sequence[s
     for name, members in groups.items():
         found = group_stats(source, tag, members, axis, median=grouping.line == "median")
         if found is not None:
-            entries.append(group_entry(name, members, found[0], found[1], grouping, bounds, width))
+            points = member_points(source, tag, members, axis, bounds)
+            entries.append(group_entry(name, members, found[0], found[1], grouping, bounds, width, points))
     return entries
 
 

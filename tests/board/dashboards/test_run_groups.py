@@ -95,6 +95,23 @@ def test_downsampled_group_keeps_the_spike_and_zoom_is_exact(page: Page) -> None
     assert z["exact"] and z["step"].tolist() == list(range(190, 211))
 
 
+def test_a_group_counts_the_member_points_it_is_computed_from(page: Page) -> None:
+    """A card's subtitle counts the points it draws from: a group line of 400 grid steps is
+    computed from its members' 400 + 200 + 134 points, in range when zoomed, on every axis."""
+    written = {f"cfg_a/seed_{seed}": list(range(0, STEPS, seed + 1)) for seed in range(3)}
+    for width in (2000, 40):  # downsampled or not, the count is of the members' points
+        a = next(g for g in series(page, width=width)["groups"] if g["group"] == "cfg_a")
+        assert a["points"] == sum(len(s) for s in written.values()) == 734
+    zoom = series(page, width=40, range=[190, 210])
+    assert {g["group"]: g["points"] for g in zoom["groups"]} == {
+        "cfg_a": sum(190 <= s <= 210 for steps in written.values() for s in steps), "cfg_b": 5}
+    # relative: every member logs step s at s seconds after its start
+    relative = series(page, x_axis="relative", range=[190, 210])
+    assert next(g for g in relative["groups"] if g["group"] == "cfg_a")["points"] == zoom["groups"][0]["points"]
+    wall = series(page, x_axis="wall", range=[T0 + 2, T0 + 3])  # seed_0's steps 2, 3; seed_1's 2; seed_2's 0
+    assert next(g for g in wall["groups"] if g["group"] == "cfg_a")["points"] == 4
+
+
 def test_relative_axis_x_is_the_members_mean_time(page: Page) -> None:
     reply = series(page, x_axis="relative")
     a = next(g for g in reply["groups"] if g["group"] == "cfg_a")
