@@ -8,6 +8,7 @@ so that a dashboard is a set of pure functions of the source and the request.
 from __future__ import annotations
 
 import math
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,19 @@ if TYPE_CHECKING:
 
 #: A reply: the message's content and its binary buffers.
 Reply = tuple[dict[str, Any], list[Any]]
+
+
+#: A field's value as quoted in an error: cut short (a page may send megabytes).
+_quoted = reprlib.Repr()
+_quoted.maxstring = _quoted.maxother = 200
+_quoted.maxlist = _quoted.maxdict = 10
+_quoted.maxlevel = 3
+
+
+def quoted(value: Any) -> str:
+    """``repr(value)`` cut short (at most about 300 characters), for an error message."""
+    text = _quoted.repr(value)
+    return text if len(text) <= 300 else text[:300] + "..."
 
 
 class RequestError(ValueError):
@@ -37,25 +51,27 @@ class Fields:
     def integer(self, name: str) -> int:
         value = self._get(name)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RequestError(f"{name!r} must be an integer, got {value!r}")
+            raise RequestError(f"{name!r} must be an integer, got {quoted(value)}")
         return value
 
     def string(self, name: str) -> str:
         value = self._get(name)
         if not isinstance(value, str):
-            raise RequestError(f"{name!r} must be a string, got {value!r}")
+            raise RequestError(f"{name!r} must be a string, got {quoted(value)}")
         return value
 
     def strings(self, name: str) -> list[str]:
+        """A list of strings, each kept once (first place): a page repeating one run 100,000
+        times would otherwise make a reply of 100,000 copies of its data."""
         value = self._get(name)
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise RequestError(f"{name!r} must be a list of strings, got {value!r}")
-        return value
+            raise RequestError(f"{name!r} must be a list of strings, got {quoted(value)}")
+        return list(dict.fromkeys(value))
 
     def choice(self, name: str, options: tuple[str, ...], default: str) -> str:
         value = self.content.get(name, default)
         if value not in options:
-            raise RequestError(f"{name!r} must be one of {list(options)}, got {value!r}")
+            raise RequestError(f"{name!r} must be one of {list(options)}, got {quoted(value)}")
         return value
 
     def bounds(self, name: str) -> list[float] | None:
@@ -65,14 +81,14 @@ class Fields:
         if (not isinstance(value, list) or len(value) != 2
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                            for v in value)):
-            raise RequestError(f"{name!r} must be null or [x0, x1] with finite numbers, got {value!r}")
+            raise RequestError(f"{name!r} must be null or [x0, x1] with finite numbers, got {quoted(value)}")
         return [float(v) for v in value]
 
     def width(self, name: str) -> int:
         """Pixels: any positive number (a measured width is fractional), rounded up."""
         value = self._get(name)
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value <= 0:
-            raise RequestError(f"{name!r} must be a positive number of pixels, got {value!r}")
+            raise RequestError(f"{name!r} must be a positive number of pixels, got {quoted(value)}")
         return math.ceil(value)
 
 

@@ -11,13 +11,17 @@ from types import ModuleType
 from typing import Any
 
 from . import dashboards
+from .bounds import check_request
 from .pushed import PushedReplies
-from .request import Handler, Reply, RequestError, Settings
+from .request import Handler, Reply, RequestError, Settings, quoted
 from .sources import MultiLogdir
 
 log = logging.getLogger(__name__)
 
 Send = Callable[[dict[str, Any], list[Any]], None]
+
+#: Longest ``message`` of an ``error`` reply, in characters.
+MAX_ERROR_CHARS = 2_000
 
 
 class Router:
@@ -61,25 +65,33 @@ class Router:
             if key is not None:
                 self._pushed.remember(key(content), content)
         except RequestError as err:
-            reply, out = {"type": "error", "id": request_id, "message": str(err)}, []
+            reply, out = _error(request_id, str(err)), []
         except Exception as err:
-            log.exception("tbnb: request %r failed", content)
-            reply, out = {"type": "error", "id": request_id, "message": f"{type(err).__name__}: {err}"}, []
+            log.exception("tbnb: request %s failed", quoted(content))  # cut short: a page may send megabytes
+            reply, out = _error(request_id, f"{type(err).__name__}: {err}"), []
         self._send(reply, out)
 
     def answer(self, content: Any) -> Reply:
         """The reply to one request; RequestError when it cannot be answered."""
         if not isinstance(content, dict):
             raise RequestError(f"a request must be an object with a 'type', got {type(content).__name__}")
+        check_request(content)  # bounds.py: sizes, counts, depth, numbers, before any handler
         kind = content.get("type")
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise RequestError(f"unknown request type {kind!r}; expected one of {self.request_types}")
+            raise RequestError(f"unknown request type {quoted(kind)}; expected one of {self.request_types}")
         return handler(self._source, content, self._settings())
 
     def push(self, changed: Mapping[str, Any]) -> None:
         """Answer again the remembered requests whose data ``changed`` (pushed.py)."""
         self._pushed.push(changed, self.answer, self._send)
+
+
+def _error(request_id: int | None, message: str) -> dict[str, Any]:
+    """An ``error`` reply, its message cut to MAX_ERROR_CHARS (it may quote the request)."""
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[:MAX_ERROR_CHARS] + "..."
+    return {"type": "error", "id": request_id, "message": message}
 
 
 def _core_handler(fn: Callable[[dict[str, Any]], Reply]) -> Handler:

@@ -28,11 +28,19 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
+#: Ranges of the parameters whose size decides the work (the page is untrusted: a t-SNE of 10^12
+#: iterations would hold a core until the kernel dies; seeds are what the libraries take).
+PARAM_RANGES: dict[str, tuple[float, float]] = {"iterations": (1, 100_000), "seed": (0, 2 ** 32 - 1)}
+
+
 def _number(name: str, value: Any, integer: bool = False) -> float | int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     if integer and value != int(value):
         raise ValueError(f"{name} must be an integer, got {value!r}")
+    lo, hi = PARAM_RANGES.get(name, (-math.inf, math.inf))
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be within [{lo:g}, {hi:g}], got {value!r}")
     return int(value) if integer else float(value)
 
 

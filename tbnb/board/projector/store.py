@@ -32,7 +32,14 @@ MAX_RUNS = 8
 
 
 def logdir_of(source: Source, run: str) -> tuple[Logdir, str]:
-    """The logdir holding ``run`` and its name inside it (a named logdir's root is its name)."""
+    """The logdir holding ``run`` and its name inside it (a named logdir's root is its name).
+
+    KeyError for a run the source does not list (``projector_runs``): the run comes from the
+    page, and a name such as ``../../elsewhere`` or ``/abs/path`` must never become a directory
+    that is searched for projector configs and tensors.
+    """
+    if run not in projector_runs(source):
+        raise KeyError(f"no run {run!r}")
     if isinstance(source, Logdir):
         return source, run
     single = source.single
