@@ -1,15 +1,17 @@
 // The Board's front end: the anywidget module (entry of the bundle). It lays out the header
 // (dashboard tabs), run selector, cards and settings, and keeps them in step with the synced
-// traits (so settings made in Python apply live). Messages go through router.js; what each
-// dashboard shows and draws is its own module's (dashboards/, read through layout.js).
+// traits (so settings made in Python apply live: board_listen.js). Messages go through
+// router.js; what each dashboard shows and draws is its own module's (dashboards/, read through
+// layout.js).
 
 import { imageFilter } from "./blob.js";
+import { listen } from "./board_listen.js";
 import { Cards } from "./cards.js";
 import { PALETTE, normalizeHex } from "./colors.js";
 import { DEFAULT_CARD_WIDTH } from "./constants.js";
 import { debounce, h } from "./dom.js";
 import { Header } from "./header.js";
-import { emptyMessage, layoutItems, plotlyNeed, redrawTraits } from "./layout.js";
+import { emptyMessage, layoutItems, plotlyNeed } from "./layout.js";
 import { naturalSort } from "./naturalsort.js";
 import { deliverPlotly, loadPlotly, plotlyFor, releasePlotly } from "./plotly.js";
 import { Router } from "./router.js";
@@ -141,78 +143,7 @@ class Board {
   }
 
   listen() {
-    const on = (event, fn) => {
-      this.model.on(event, fn);
-      this.listeners.push([event, fn]);
-    };
-    const cards = () => this.cards.all();
-    on("msg:custom", (msg, buffers) => this.router.receive(msg, buffers || []));
-    on("change:smoothing", () => {
-      this.settingsPane.sync();
-      this.cards.smoothingChanged();
-    });
-    on("change:x_axis", () => {
-      this.settingsPane.sync();
-      this.zooms.clear();
-      this.writeView();
-      for (const card of cards()) card.resetAxis();
-    });
-    on("change:log_y", () => {
-      this.settingsPane.sync();
-      for (const card of cards()) card.setLogY(this.settings.logY);
-    });
-    on("change:ignore_outliers", () => {
-      this.settingsPane.sync();
-      for (const card of cards()) card.redraw();
-    });
-    on("change:card_width", () => {
-      this.settingsPane.sync();
-      this.applyWidth();
-    });
-    on("change:runs", () => {
-      this.runSelector.syncFilter();
-      this.runsChanged();
-    });
-    on("change:hidden_runs", () => this.runsChanged());
-    on("change:hidden_patterns", () => this.runsChanged());
-    on("change:run_groups", () => this.runSelector.render()); // the selector folds groups
-    on("change:focus", () => this.runSelector.render()); // its focus buttons show the focused run
-    on("change:run_colors", () => {
-      this.runSelector.render();
-      for (const card of cards()) card.redraw();
-    });
-    on("change:tag_filter", () => {
-      this.header.sync();
-      this.layoutCards();
-    });
-    on("change:pinned", () => this.layoutCards());
-    on("change:view", () => this.applyView());
-    on("change:status", () => {
-      this.header.renderStatus();
-      if (this.index && this.layoutEmpty) this.layoutCards();
-    });
-    on("change:dashboard", () => {
-      this.header.sync();
-      this.loadPlotly(); // before the cards: they draw once the build they need has run
-      this.layoutCards();
-    });
-    on("change:card_types", () => {
-      this.header.sync();
-      this.layoutCards();
-    });
-    // Traits that only some kinds of card draw with (their dashboards' `redrawOn`).
-    for (const [name, kinds] of redrawTraits()) {
-      on(`change:${name}`, () => {
-        this.settingsPane.sync();
-        for (const card of this.cards.ofKinds(kinds)) card.settingChanged(name);
-      });
-    }
-    for (const name of ["image_brightness", "image_contrast", "image_actual_size"]) {
-      on(`change:${name}`, () => {
-        this.settingsPane.sync();
-        this.applyImageSettings();
-      });
-    }
+    listen(this);
   }
 
   /** Brightness and contrast (a CSS filter) and actual size apply to every image at once. */

@@ -3,29 +3,27 @@
 // line per run, unified hover), box zoom that asks the kernel for the exact points of the range,
 // double-click to reset, and buttons: log y, pin, full width, download CSV/JSON. The traces and
 // axes come from scalars_plot.js; the step marker and data table under the chart from step_view.js;
-// best points, focus and partitioned lines from compare_view.js.
+// best points, focus and partitioned lines from compare_view.js; the smoothing slider's path from
+// scalar_smoothing.js; the download menu from scalar_download.js; the line under the title from
+// scalar_sub.js.
 
 import { Card } from "../card.js";
 import { CONFIG as CHART_CONFIG, baseLayout } from "../chart_card.js";
-import { h, icon, iconButton } from "../dom.js";
-import { saveText } from "../download.js";
-import { fileNameFor } from "../format.js";
+import { h, iconButton } from "../dom.js";
 import { PlotFit } from "../plot_fit.js";
 import { warmPlotly } from "../plotly_warm.js";
 import { fromMessage, maxX } from "../series.js";
-import { smooth } from "../smoothing.js";
 import { relativeUnit } from "../xaxis.js";
 import { GROUP_TRAITS, appendGroups, groupColor, groupFields, groupMap, groupNote, groupTraces } from "../run_groups.js";
-import { hoverTemplate, sameRange, scalarLayout, scalarTraces, yRange, zoomFromRelayout } from "./scalars_plot.js";
+import { sameRange, scalarLayout, scalarTraces, yRange, zoomFromRelayout } from "./scalars_plot.js";
 import { STEP_TRAITS, StepView } from "./step_view.js";
 import { COMPARE_TRAITS, CompareView } from "./compare_view.js";
+import { download, downloadMenu } from "./scalar_download.js";
+import { applySmoothing, settleSmoothing } from "./scalar_smoothing.js";
 import { subText } from "./scalar_sub.js";
 
 // Double-click is handled here: a reset also drops the zoomed data and the view entry.
 const CONFIG = { ...CHART_CONFIG, doubleClick: false };
-/** How long the smoothing weight must rest before the y axis and hover text follow it. */
-const SETTLE_MS = 200;
-const MIME = { csv: "text/csv", json: "application/json" };
 
 export class ScalarCard extends Card {
   init() {
@@ -49,23 +47,7 @@ export class ScalarCard extends Card {
 
   build() {
     this.logButton = iconButton("log", "Log scale for y (this card)", () => this.setLogY(!this.logY));
-    const item = (label, format) =>
-      h("button", {
-        type: "button",
-        text: label,
-        on: {
-          click: () => {
-            this.menu.open = false;
-            this.download(format);
-          },
-        },
-      });
-    this.menu = h(
-      "details",
-      { class: "tbnb-menu" },
-      h("summary", { class: "tbnb-btn", title: "Download data", "aria-label": "Download data" }, icon("download")),
-      h("div", { class: "tbnb-menu-items" }, item("Download CSV", "csv"), item("Download JSON", "json")),
-    );
+    this.menu = downloadMenu(this);
     // TensorBoard drops the "/scalar_summary" suffix of TF1 summaries from titles.
     const title = this.tag.replace(/\/scalar_summary$/, "");
     this.title = h("div", { class: "tbnb-card-title", text: title, title: this.tag });
@@ -101,15 +83,9 @@ export class ScalarCard extends Card {
       fullGroups: this.groups, zoomGroups: this.zoomGroups });
   }
 
-  /** The card's full data, as CSV or JSON, saved through the browser. */
+  /** The card's full data, as CSV or JSON, saved through the browser (scalar_download.js). */
   download(format) {
-    this.board.router.sendNow(
-      { type: format, tag: this.tag, runs: this.runs(), ...this.compare.request() },
-      {
-        onReply: (msg) => saveText(fileNameFor(this.tag, msg.format || format), String(msg.text ?? ""), MIME[format]),
-        onError: (message) => this.board.banner(`Download of ${this.tag} failed: ${message}`),
-      },
-    );
+    download(this, format);
   }
 
   hasData() {
@@ -332,63 +308,14 @@ export class ScalarCard extends Card {
     return this.visible && this.drawn && !this.needsDraw && this.smoothedWith !== this.board.settings.smoothing;
   }
 
-  /**
-   * The smoothing weight changed: only the smoothed lines' values change at once, through
-   * plotly's transition path, which redraws just those traces (a full update also rebuilds the
-   * raw lines, axes and margins: too slow for a slider). The y axis and the hover text follow
-   * once the weight has rested for SETTLE_MS, so that a drag does not make the axis jump at
-   * every step.
-   */
+  /** The smoothing weight changed (scalar_smoothing.js). */
   applySmoothing() {
-    const Plotly = this.board.plotly;
-    if (!this.drawn || !this.visible || !Plotly) {
-      this.needsDraw = this.needsDraw || this.drawn || Boolean(this.full);
-      return;
-    }
-    const { smoothing } = this.board.settings;
-    if (this.groups && this.groups.size) {
-      // Bands are smoothed too: a full redraw (and the table's smoothed values follow).
-      this.draw();
-      if (this.steps.reply && this.steps.reply.smoothing !== smoothing) this.steps.refresh();
-      return;
-    }
-    this.smoothedWith = smoothing;
-    // Plain arrays: plotly walks a frame's objects key by key, and a typed array's keys are
-    // its indices; an Array it passes over.
-    const ys = this.shown.map((line) => Array.from(smooth(line.y, smoothing)));
-    Plotly.animate(
-      this.plot,
-      { data: ys.map((y) => ({ y })), traces: this.smoothedTraces },
-      { mode: "immediate", transition: { duration: 0 }, frame: { duration: 0, redraw: false } },
-    ).catch(() => {}); // a newer weight or a redraw interrupts it: nothing to report
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => this.settleSmoothing(), SETTLE_MS);
+    applySmoothing(this);
   }
 
-  /** After the weight rested: fit the y range to the lines as drawn, and say "(value ...)" in
-   * the hover text exactly when smoothing is on. One update, only if something differs. */
+  /** After the weight rested (scalar_smoothing.js). */
   settleSmoothing() {
-    const Plotly = this.board.plotly;
-    if (this.destroyed || !this.drawn || !Plotly) return;
-    const on = this.board.settings.smoothing > 0;
-    if (this.steps.reply && this.steps.reply.smoothing !== this.board.settings.smoothing) this.steps.refresh();
-    const data = {};
-    if (on !== this.smoothingOn && !this.steps.customTooltip()) {
-      data.hovertemplate = this.shown.map((line) => hoverTemplate(line, on));
-      this.smoothingOn = on;
-    }
-    const layout = {};
-    if (!(this.zoom && this.zoom.y)) {
-      const lines = this.shown.map((line, i) => ({ x: line.x, y: this.plot.data[this.smoothedTraces[i]].y }));
-      const range = this.yRange(lines);
-      const now = this.plot.layout && this.plot.layout.yaxis && this.plot.layout.yaxis.range;
-      if (range && !(now && now[0] === range[0] && now[1] === range[1])) {
-        Object.assign(layout, { "yaxis.range": range, "yaxis.autorange": false });
-      }
-    }
-    if (!data.hovertemplate && !Object.keys(layout).length) return;
-    // Plotly.update, not relayout: a relayout event would be taken for a zoom by the user.
-    Plotly.update(this.plot, data, layout, this.smoothedTraces);
+    settleSmoothing(this);
   }
 
   onRelayout(event) {
