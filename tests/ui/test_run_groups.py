@@ -30,6 +30,11 @@ def value(run: str, step: int) -> float:
     return float(np.float32(base * np.exp(-step / 60) + 0.15 * seed + 0.05 * np.sin(step / 7 + seed)))
 
 
+def every(run: str) -> int:
+    """How many steps apart a run logs: seeds every 2, 3, 4 steps (uneven), baseline every 2."""
+    return 2 + (int(run[-1]) if "seed" in run else 0)
+
+
 def notebook_cells(logdir: str) -> list[str]:
     return [
         "import json\nimport tbnb\n"
@@ -77,9 +82,7 @@ def groups_page(jupyter_server, browser):
     shutil.rmtree(logdir, ignore_errors=True)
     for run in RUNS:
         with SummaryWriter(str(logdir / run)) as w:
-            # uneven steps: seeds log every 2, 3, 4 steps
-            every = 2 + (int(run[-1]) if "seed" in run else 0)
-            for step in range(0, 301, every):
+            for step in range(0, 301, every(run)):
                 w.add_scalar("loss", value(run, step), step)
     log = BrowserLog()
     with own_page(browser, log, jupyter_server) as page:
@@ -117,6 +120,9 @@ def test_band_drawn_around_each_group_line(groups_page) -> None:
         assert g["n"] == [r["n"] for r in rows]
     assert drawn["groups"]["cfg_a"]["color"] != drawn["groups"]["cfg_b"]["color"]
     assert "2 groups (5 runs)" in drawn["sub"]
+    # the card counts the points it draws from: the members' as well as baseline's (not 0 for the groups)
+    points = sum(len(range(0, 301, every(run))) for run in RUNS)
+    assert drawn["sub"].startswith(f"{points} points · "), (drawn["sub"], points)
     # the table lists the groups with mean ± spread at the selected step
     page.wait_for_function(f"() => {{ const t = ({TRACES_JS})(); return t && t.table.some((r) => r.run === 'cfg_a' && r.cells.value.includes('±')) }}",
                            timeout=30_000, polling=200)
