@@ -7,6 +7,8 @@ import pytest
 
 from tbnb.board.projector.neighbors import neighbors
 
+from .bounds import U32, U64, gamma
+
 
 def brute(x: np.ndarray, i: int, k: int, metric: str) -> list[tuple[int, float]]:
     rows = []
@@ -23,15 +25,36 @@ def brute(x: np.ndarray, i: int, k: int, metric: str) -> list[tuple[int, float]]
     return [(j, d) for d, j in rows[:k]]
 
 
+def distance_error(metric: str, want: np.ndarray, d: int) -> np.ndarray:
+    """Bound on |kernel's distance - exact| (bounds.py's rules). Cosine: a float32 product of D
+    terms (gamma_D of |x|.|q| <= ||x|| ||q||) over float32 norms (D squares and a square root:
+    (D/2 + 1) u32 each), so an absolute error. Euclidean: the float32 difference (u32 of each
+    term), squared and summed exactly enough in float64: relative."""
+    if metric == "cosine":
+        return np.full(len(want), gamma(d, U32) + (d / 2 + 1) * U32 + 4 * d * U64)
+    return (U32 + 4 * d * U64) * want
+
+
 @pytest.mark.parametrize("metric", ["cosine", "euclidean"])
 @pytest.mark.parametrize("k", [1, 7, 299])
 def test_neighbors_match_brute_force(metric, k):
     x = np.random.default_rng(k).normal(size=(300, 16)).astype(np.float32)
     for i in (0, 123, 299):
         idx, dist = neighbors(x, i, k, metric)
-        want = brute(x, i, k, metric)
-        assert idx.tolist() == [j for j, _ in want]
-        np.testing.assert_allclose(dist, [d for _, d in want], rtol=1e-5, atol=1e-6)
+        exact = brute(x, i, len(x) - 1, metric)  # every row, nearest first
+        every = np.full(len(x), np.inf)
+        every[[j for j, _ in exact]] = [d for _, d in exact]
+        want_idx, want = np.array([j for j, _ in exact[:k]]), np.array([d for _, d in exact[:k]])
+        bound = distance_error(metric, want, x.shape[1])
+        assert len(set(idx.tolist())) == len(idx) == k
+        assert (np.abs(dist - want) <= bound).all()
+        # each chosen row is a right one up to ties within the bounds, and the very row where the
+        # exact order leaves no doubt (no other row within two bounds of its distance)
+        assert (np.abs(every[idx] - want) <= 2 * bound).all()
+        near = np.abs(every[None, :] - want[:, None]) <= 2 * bound[:, None]
+        clear = near.sum(axis=1) == 1
+        assert clear.mean() > 0.5  # most positions are clear: the check has teeth
+        assert idx[clear].tolist() == want_idx[clear].tolist()
 
 
 def test_ties_and_errors():
