@@ -142,7 +142,8 @@ def test_range_test() -> None:
     assert is_range_test(np.geomspace(1e-6, 1.0, 50), s)
     assert not is_range_test(np.full(50, 0.1), s)
     assert not is_range_test(np.geomspace(1e-3, 5e-2, 50), s)  # x50: a warm-up, not a range test
-    assert not is_range_test(np.r_[np.geomspace(1e-6, 1.0, 25), 1e-6], s)
+    # a warm-up from 1e-6 to 1, then a decay to 1e-3: grew 1000x but not steadily
+    assert not is_range_test(np.r_[np.geomspace(1e-6, 1.0, 25), np.geomspace(0.5, 1e-3, 25)], s)
 
 
 # -- pair rules ----------------------------------------------------------------------------------
@@ -208,8 +209,23 @@ def test_no_gap_needs_the_curves_together_to_the_end() -> None:
     train = np.linspace(1.0, 0.2, 20)
     val = train + np.r_[np.zeros(19), 0.1]  # apart at the last point only
     assert pair("loss", train, val) is None
+    val = train + np.r_[np.zeros(12), 0.1, np.zeros(7)]  # apart once, within the last half
+    assert pair("loss", train, val) is None
+    val = train + np.r_[np.zeros(8), 0.1, np.zeros(11)]  # apart before the last half only
+    assert (pair("loss", train, val) or {}).get("finding") == "no_gap"
 
 
 def test_unknown_setting() -> None:
     with pytest.raises(TypeError, match="unknown diagnostic setting 'riser'"):
         Settings.of(riser=0.2)
+
+
+def test_training_read_at_validation_steps() -> None:
+    from tbnb.reader.plugins.diagnostics.curves import train_at
+
+    t_step = np.array([1, 2, 3, 4, 5, 6, 12])
+    t_value = np.array([9.0, 1.0, 2.0, 3.0, 8.0, 0.0, 7.0])
+    got = train_at(np.array([0, 3, 6, 10, 12]), t_step, t_value)
+    # before any training: NaN; (0, 3]: median of 9, 1, 2; (3, 6]: of 3, 8, 0; (6, 10]: none, the
+    # last point before (0.0); (10, 12]: 7
+    np.testing.assert_array_equal(got, [np.nan, 2.0, 3.0, 0.0, 7.0])

@@ -141,7 +141,7 @@ def lr_finding(run: str, tag: str, step: np.ndarray, value: np.ndarray, s: Setti
     n = len(value)
     if fall < s.barely * start:
         return finding(run, tag, "lr_low", step[-1],
-                       f"{tag} barely moved: from {fmt(start)} to {fmt(end)} ({_pct(-fall / start)}) "
+                       f"{tag} barely moved: from {fmt(start)} to {fmt(end)} (a change of {_pct(-fall / start)}) "
                        f"over {n} points (steps {step[0]}-{step[-1]})", ADVICE_LOW, "warning")
     first_half = (start - chunks.at(0.5)) / fall
     last_fifth = (chunks.at(0.8) - end) / fall
