@@ -66,3 +66,13 @@ def axis_error(values: np.ndarray, k: int, delta: float) -> float:
     if gap <= 2 * delta:
         return math.inf
     return math.sqrt(2) * delta / (gap - delta)
+
+
+def distance_error(metric: str, want: np.ndarray, d: int) -> np.ndarray:
+    """Bound on |kernel's distance - exact| (bounds.py's rules). Cosine: a float32 product of D
+    terms (gamma_D of |x|.|q| <= ||x|| ||q||) over float32 norms (D squares and a square root:
+    (D/2 + 1) u32 each), so an absolute error. Euclidean: the float32 difference (u32 of each
+    term), squared and summed exactly enough in float64: relative."""
+    if metric == "cosine":
+        return np.full(len(want), gamma(d, U32) + (d / 2 + 1) * U32 + 4 * d * U64)
+    return (U32 + 4 * d * U64) * want

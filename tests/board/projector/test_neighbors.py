@@ -7,7 +7,7 @@ import pytest
 
 from tbnb.board.projector.neighbors import neighbors
 
-from .bounds import U32, U64, gamma
+from .bounds import distance_error
 
 
 def brute(x: np.ndarray, i: int, k: int, metric: str) -> list[tuple[int, float]]:
@@ -23,16 +23,6 @@ def brute(x: np.ndarray, i: int, k: int, metric: str) -> list[tuple[int, float]]
         rows.append((d, j))
     rows.sort()
     return [(j, d) for d, j in rows[:k]]
-
-
-def distance_error(metric: str, want: np.ndarray, d: int) -> np.ndarray:
-    """Bound on |kernel's distance - exact| (bounds.py's rules). Cosine: a float32 product of D
-    terms (gamma_D of |x|.|q| <= ||x|| ||q||) over float32 norms (D squares and a square root:
-    (D/2 + 1) u32 each), so an absolute error. Euclidean: the float32 difference (u32 of each
-    term), squared and summed exactly enough in float64: relative."""
-    if metric == "cosine":
-        return np.full(len(want), gamma(d, U32) + (d / 2 + 1) * U32 + 4 * d * U64)
-    return (U32 + 4 * d * U64) * want
 
 
 @pytest.mark.parametrize("metric", ["cosine", "euclidean"])
