@@ -91,9 +91,18 @@ def test_group_frame_matches_pandas(logdir: tbnb.Logdir) -> None:
             ref = pandas_reference(raw, runs, tag)
             np.testing.assert_array_equal(mine.step.to_numpy(), ref.step.to_numpy())
             np.testing.assert_array_equal(mine.n.to_numpy(), ref.n.to_numpy())
+            # Both interpolate each member (a few operations: within 4 u of the largest value at
+            # the step, `scale`) and reduce n <= 3 values in orders and algorithms of their own
+            # (pandas' nanops against numpy): each statistic within (n + 4) u * scale of exact,
+            # std too (it moves by at most sqrt(n / (n - 1)) <= 2 times its inputs' error).
+            # Twice, for the two, and twice for the std's own rounding: 16 (n + 4) u * scale.
+            scale = np.maximum(np.abs(ref["min"].to_numpy()), np.abs(ref["max"].to_numpy()))
+            bound = 16 * (ref.n.to_numpy() + 4) * (np.finfo(np.float64).eps / 2) * scale
             for column in ("mean", "std", "min", "max", "median"):
-                np.testing.assert_allclose(mine[column].to_numpy(), ref[column].to_numpy(), rtol=1e-12,
-                                           equal_nan=True, err_msg=f"{group} {tag} {column}")
+                a, b = mine[column].to_numpy(), ref[column].to_numpy()
+                assert np.array_equal(np.isnan(a), np.isnan(b)), f"{group} {tag} {column}"
+                ok = np.isnan(b) | (np.abs(a - b) <= bound)
+                assert ok.all(), (group, tag, column, np.flatnonzero(~ok)[:5])
 
 
 def test_grid_rules_on_the_written_points(logdir: tbnb.Logdir) -> None:
