@@ -12,7 +12,10 @@ Written as scalars ``update_ratio/<parameter name>`` (``model.named_parameters()
 ``tbnb.reader.plugins.update_ratio`` turns into findings.
 
 Cost: the parameters are copied (one copy of the model) only on a watched step, every ``every``-th;
-any other step costs two Python calls and an integer test.
+any other step costs two Python calls and an integer test. The difference is taken in place in
+that copy, and norms are summed in the weights' own precision (float32): casting to float64 made
+a watched step of a 10 M-parameter model about three times slower, for a ratio that needs far
+fewer digits than float32's relative error (about n * 2**-24 at worst, far less in practice).
 """
 
 from __future__ import annotations
@@ -85,12 +88,13 @@ class WatchHandle:
 
         with torch.no_grad():
             norms = []
-            for param, old in zip(self._params, before):
-                wide = torch.promote_types(param.dtype, torch.float32)  # fp16/bf16 weights: subtract in fp32
-                delta = param.detach().to(wide) - old.to(wide)
-                norms.append(torch.linalg.vector_norm(delta, dtype=torch.float64))
-                norms.append(torch.linalg.vector_norm(old, dtype=torch.float64))
-            values = torch.stack([n.cpu() for n in norms]).tolist()  # one device sync
+            for param, copy in zip(self._params, before):
+                wide = torch.promote_types(param.dtype, torch.float32)  # fp16/bf16 weights: work in fp32
+                work = copy.to(wide)  # the copy itself for float32 weights
+                weight = torch.linalg.vector_norm(work)
+                delta = torch.linalg.vector_norm(work.sub_(param.detach().to(wide)))  # in place: no 2nd copy
+                norms += [delta.to(torch.float64).cpu(), weight.to(torch.float64).cpu()]
+            values = torch.stack(norms).tolist()  # one device sync
         deltas, weights = values[0::2], values[1::2]
         for name, delta_norm, weight_norm in zip(self._names, deltas, weights):
             self._write_ratio(RATIO + name, delta_norm, weight_norm, step)
