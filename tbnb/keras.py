@@ -16,6 +16,7 @@ Keras is imported only when ``Watch`` is first used: the class derives from
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +84,7 @@ def _build_watch() -> type:
 
         def __init__(self, logdir: str | os.PathLike[str], every: int = 10, histograms: bool = False) -> None:
             super().__init__()
-            if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+            if isinstance(every, bool) or not isinstance(every, numbers.Integral) or every < 1:
                 raise ValueError(f"every must be an integer >= 1 (log every n-th batch), got {every!r}")
             if not isinstance(logdir, (str, os.PathLike)):
                 raise TypeError(f"logdir must be a path, got {type(logdir).__name__}")

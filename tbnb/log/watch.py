@@ -21,6 +21,7 @@ fewer digits than float32's relative error (about n * 2**-24 at worst, far less 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -151,7 +152,7 @@ def watch(model: Any, optimizer: Any, writer: Any, every: int = 10,
     """
     import torch
 
-    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+    if isinstance(every, bool) or not isinstance(every, numbers.Integral) or every < 1:
         raise ValueError(f"every must be an integer >= 1 (log every n-th optimizer step), got {every!r}")
     if not isinstance(model, torch.nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, got {type(model).__name__}")

@@ -214,7 +214,7 @@ def test_bad_input_is_refused_before_training(tmp_path: Path) -> None:
     model = Net()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     writer = EventWriter(tmp_path / "run")
-    for every in (0, -1, 1.5, True, "10"):
+    for every in (0, -1, 1.5, True, "10", np.int64(0)):
         with pytest.raises(ValueError, match="every must be an integer >= 1"):
             tbnb.watch(model, optimizer, writer, every=every)
     with pytest.raises(ValueError, match="has no parameters"):
@@ -229,6 +229,7 @@ def test_bad_input_is_refused_before_training(tmp_path: Path) -> None:
         def add_scalar(self, tag: str, value: float, step: int) -> None: ...
 
     tbnb.watch(model, optimizer, ScalarsOnly()).remove()
+    tbnb.watch(model, optimizer, ScalarsOnly(), every=np.int64(3)).remove()  # any integer type
     with pytest.raises(TypeError, match="no add_histogram"):
         tbnb.watch(model, optimizer, ScalarsOnly(), histograms=True)
     with pytest.raises(TypeError, match="step must be None or a callable"):
