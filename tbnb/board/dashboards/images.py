@@ -1,6 +1,7 @@
 """The images dashboard (and the time series dashboard's image cards): image tensors in
 TensorBoard's form ``[b"W", b"H", img0, img1, ...]``, listed by step and fetched one image at a
-time through the shared ``blobs``/``blob`` requests (media.py).
+time through the shared ``blobs``/``blob`` requests (media.py); and the segmentation card's
+requests (segmentation.py), as that card is shown in this tab.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..request import Handler, PushKey
+from . import segmentation
 from .media import BlobKind, Item, as_bytes, as_text
 
 #: BITMAPINFOHEADER and its relatives: the sizes a BMP's DIB header may have.
@@ -75,6 +77,7 @@ def item(value: np.ndarray, index: int) -> Item:
     return data, sniff_image(data), width, height
 
 
-REQUESTS: dict[str, Handler] = {}
-PUSHED: dict[str, PushKey] = {}
+#: The segmentation card (segmentation.py) is a card of this tab; its steps are pushed.
+REQUESTS: dict[str, Handler] = dict(segmentation.REQUESTS)
+PUSHED: dict[str, PushKey] = dict(segmentation.PUSHED)
 BLOBS = BlobKind("images", listing, item)
