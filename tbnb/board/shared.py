@@ -4,7 +4,9 @@ cells). The reader is dropped when the last Board using it closes.
 
 Each Board reads through its own ``SharedSource``, a MultiLogdir over the shared Logdir objects.
 A reload is done once for all of them; what it changed is kept for each of the other Boards
-until their own next reload, so that every Board tells its page about every change.
+until their own next reload, so that every Board tells its page about every change. A Board's
+virtual scalar tags (``board.derived``: virtual_scalars.py) are its own source's: listed, read
+and reported by it beside the shared reader's logged tags.
 """
 
 from __future__ import annotations
@@ -13,12 +15,17 @@ import json
 import os
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..reader.location import is_url
 from ..reader.logdir import ReloadResult
+from ..reader.series import ScalarSeries
 from ..reader.size_guidance import parse_samples_per_plugin
 from .sources import MultiLogdir
+from .virtual_scalars import LoggedView, VirtualScalars
+
+if TYPE_CHECKING:
+    from ..reader.proto import summary_pb2
 
 _registry: dict[str, _Shared] = {}
 _registry_lock = threading.Lock()
@@ -79,6 +86,8 @@ class SharedSource(MultiLogdir):
         self.unseen = ReloadResult()
         #: What the source read, once its Board closed (and it let go of the reader).
         self.closed_as: str | None = None
+        #: This Board's virtual scalar tags (its providers, their cached series).
+        self.virtual = VirtualScalars(LoggedView(self, MultiLogdir))
         if shared.loaded:  # joining a reader that has read already: everything is new to this Board
             self.unseen.new_runs = self.runs()
             self.unseen.new_tags = {run: list(self.tags(run)) for run in self.unseen.new_runs}
@@ -90,7 +99,32 @@ class SharedSource(MultiLogdir):
         shared = self.shared
         if shared is None:
             raise RuntimeError("this Board's reader was released (the Board is closed)")
-        return shared.reload(self, first_bytes)
+        result = shared.reload(self, first_bytes)
+        self.virtual.report(result)
+        return result
+
+    # -- logged tags, then virtual ones (never shadowing a logged tag) ----------------------------
+
+    def tags(self, run: str) -> dict[str, str]:
+        logged = super().tags(run)
+        if not self.virtual:
+            return logged
+        return {**logged, **self.virtual.tags(run)}
+
+    def scalars(self, run: str, tag: str) -> ScalarSeries:
+        if self.virtual and self.virtual.owner(run, tag) is not None:
+            return self.virtual.scalars(run, tag)
+        return super().scalars(run, tag)
+
+    def metadata(self, run: str, tag: str) -> summary_pb2.SummaryMetadata | None:
+        if self.virtual and self.virtual.owner(run, tag) is not None:
+            return self.virtual.metadata(run, tag)
+        return super().metadata(run, tag)
+
+    def point_count(self, run: str, tag: str) -> int:
+        if self.virtual and self.virtual.owner(run, tag) is not None:
+            return self.virtual.point_count(run, tag)
+        return super().point_count(run, tag)
 
     def release(self) -> None:
         """This Board is done: the reader is dropped with the last Board that used it.

@@ -24,9 +24,11 @@ from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe
 from ..cards.board import CardMethods
 from . import assets, shared
 from .cells import execution_count
+from .custom_cards import CustomCardMethods, push_key as custom_push_key
 from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle
 from .dashboards import trait_mixins
 from .dashboards.scalar_axes import XAxis
+from .derived import DerivedTraits
 from .first_read import first_read
 from .poll import Poller, weak_call
 from .preload import push_plotly_once
@@ -68,7 +70,7 @@ BASE_SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers",
                  "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
 
 
-class Board(*trait_mixins(), RunVisibility, CardMethods, anywidget.AnyWidget):  # type: ignore[misc]
+class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, CardMethods, anywidget.AnyWidget):  # type: ignore[misc]
     """TensorBoard's dashboards for a logdir, live in the output cell.
 
     ``Board(logdir)`` or ``Board(logdir_spec="name1:path1,name2:path2")``; the other arguments
@@ -128,8 +130,9 @@ class Board(*trait_mixins(), RunVisibility, CardMethods, anywidget.AnyWidget):  
         self._removed: list[str] = []  # runs whose files vanished, until they come back
         self._hidden_in: int | None = None
         self._pushed = PushedReplies()
-        core = {"plotly": self._answer_plotly, "index": self._answer_index}
-        self._router = Router(self._source, self._settings, core, self._send_msg, self._pushed)
+        core = {"plotly": self._answer_plotly, "index": self._answer_index, "custom_card": self.answer_custom_card}
+        self._router = Router(self._source, self._settings, core, self._send_msg, self._pushed,
+                              core_pushed={"custom_card": custom_push_key})
         super().__init__(_esm=esm, _css=assets.read_styles(), **settings)  # validates the settings
         self.on_msg(Board._route)
         push_plotly_once(self)  # before the first read: the page runs plotly.js meanwhile (preload.py)
@@ -385,5 +388,5 @@ class Board(*trait_mixins(), RunVisibility, CardMethods, anywidget.AnyWidget):  
 
 #: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``: the Board's own, ``hidden_patterns``
 #: and every dashboard's (its ``Traits`` mixin, registered in dashboards/__init__.py).
-SETTINGS = BASE_SETTINGS + tuple(name for mixin in (RunVisibility, *trait_mixins())
+SETTINGS = BASE_SETTINGS + tuple(name for mixin in (RunVisibility, DerivedTraits, *trait_mixins())
                                  for name in mixin.class_trait_names(sync=True))

@@ -91,7 +91,8 @@ class CardView:
     @classmethod
     def from_board(cls, board: Any, **overrides: Any) -> CardView:
         """The settings of ``board`` now, read through its public attributes only."""
-        logdir = board.logdir
+        # A Board's ``source`` lists its virtual tags (``derived``) beside the logged ones.
+        logdir = board.source if isinstance(getattr(board, "source", None), MultiLogdir) else board.logdir
         source = logdir if isinstance(logdir, MultiLogdir) else MultiLogdir([(None, logdir)])
         view_state = board.view_state or {}
         axis = board.x_axis
