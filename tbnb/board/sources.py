@@ -150,10 +150,11 @@ class MultiLogdir:
         lg, inner = self._resolve(run)
         return lg.scalars(inner, tag)
 
-    def tensors(self, run: str, tag: str) -> TensorSeries:
-        """The sampled steps of a tensor series."""
+    def tensors(self, run: str, tag: str, *, as_written: bool = False) -> TensorSeries:
+        """The sampled steps of a tensor series (``Logdir.tensors``: audio as ``[k]`` clips
+        unless ``as_written``)."""
         lg, inner = self._resolve(run)
-        return lg.tensors(inner, tag)
+        return lg.tensors(inner, tag, as_written=as_written)
 
     def metadata(self, run: str, tag: str) -> summary_pb2.SummaryMetadata | None:
         """The tag's first SummaryMetadata (the reader's plugin views read it)."""

@@ -6,11 +6,15 @@ Everything downstream sees one shape of data per plugin, whichever writer produc
 * ``simple_value`` -> a scalar (plugin ``scalars``);
 * ``histo`` -> float64 ``[k, 3]`` of (left, right, count), empty end buckets trimmed;
 * ``image`` -> ``[b"W", b"H", png]`` (plugin ``images``);
-* ``audio`` -> ``[[wav, b""]]`` (plugin ``audio``);
+* ``audio`` -> ``[[wav, b""]]`` (plugin ``audio``), read by ``Logdir.tensors`` as TensorBoard's
+  loader gives every audio tensor: the clips only, ``[k]`` (``audio_clips``);
 * ``tensor`` -> its array, plugin named by its SummaryMetadata.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +23,8 @@ from .tensors import to_ndarray
 
 #: Plugins whose payloads are large and read on demand from the file.
 BLOB_PLUGINS = frozenset({"images", "audio"})
+#: The audio plugin's name: its tensors are read as TensorBoard reads them (``audio_clips``).
+AUDIO_PLUGIN = "audio"
 #: The plugin name used for tensors whose metadata names no plugin.
 UNKNOWN_PLUGIN = "tensors"
 #: hparams summaries carry everything in their metadata and no value (TensorBoard's NULL_TENSOR).
@@ -118,3 +124,26 @@ def tensor_of(value: summary_pb2.Summary.Value) -> np.ndarray:
     if kind is None and value.metadata.plugin_data.plugin_name == HPARAMS_PLUGIN:
         return np.zeros(0, dtype=np.float32)
     raise ValueError(f"value of kind {kind!r} has no tensor form")
+
+
+def audio_clips(arr: np.ndarray) -> np.ndarray:
+    """An audio tensor as TensorBoard 2.21's loader gives it (``dataclass_compat``'s audio
+    migration): the first axis only, each entry's first element, so ``[k, 2]`` of (clip,
+    label), TF1's ``[[wav, b""]]`` and TF2's ``[k]`` all read as ``[k]`` encoded clips.
+
+    Why: ``Logdir.tensors`` answers what TensorBoard's ``EventAccumulator.Tensors`` answers for
+    the same file; the labels stay reachable as written (``Logdir.tensors(..., as_written=True)``,
+    which the audio dashboard reads).
+    """
+    if arr.ndim <= 1:
+        return arr
+    if 0 in arr.shape[1:]:  # no element to keep (TensorBoard itself fails on such a tensor)
+        return np.empty(0, dtype=arr.dtype)
+    return np.ascontiguousarray(arr[(slice(None),) + (0,) * (arr.ndim - 1)])
+
+
+def read_as_tensorboard(plugin: str, decode: Callable[[Any], np.ndarray]) -> Callable[[Any], np.ndarray]:
+    """``decode`` followed by TensorBoard's reading of the plugin's tensors (audio: the clips)."""
+    if plugin != AUDIO_PLUGIN:
+        return decode
+    return lambda payload: audio_clips(decode(payload))

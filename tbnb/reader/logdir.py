@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import data_compat
 from .analysis import Analysis
 from .batch_reload import reload_here
 from .forked import FORK_MIN_RUNS, reload_forked, spare_processes
@@ -221,9 +222,11 @@ class Logdir(Analysis):
             raise KeyError(f"run {run!r} has no scalar tag {tag!r}")
         return ScalarSeries(*cols)
 
-    def tensors(self, run: str, tag: str) -> TensorSeries:
+    def tensors(self, run: str, tag: str, *, as_written: bool = False) -> TensorSeries:
         """The sampled steps of a non-scalar series (blobs read from disk when indexed); an item
-        that cannot be decoded is reported in ``problems`` and left out (``payloads.readable``)."""
+        that cannot be decoded is reported in ``problems`` and left out (``payloads.readable``).
+        Audio reads as TensorBoard's loader gives it, ``[k]`` clips, unless ``as_written`` (with
+        its labels: ``data_compat.audio_clips``)."""
         with self._lock:
             data = self._run(run).data
             items = data.sampled(tag)
@@ -232,6 +235,7 @@ class Logdir(Analysis):
             plugin = data.plugin(tag)
             assert plugin is not None  # a sampled series has a plugin
         read_range = self.storage.read_range
+        decode = partial(decode_payload, read_range=read_range)
         items, bad = readable(items, data.decoded, read_range)
         if bad:
             with self._lock:
@@ -243,7 +247,7 @@ class Logdir(Analysis):
             plugin,
             np.array([it.step for it in items], dtype=np.int64),
             np.array([it.wall_time for it in items], dtype=np.float64),
-            LazyValues(items, partial(decode_payload, read_range=read_range)),
+            LazyValues(items, decode if as_written else data_compat.read_as_tensorboard(plugin, decode)),
         )
 
     def graphs(self, run: str) -> list[str]:

@@ -1,6 +1,10 @@
 """The audio dashboard: audio tensors ``[k, 2]`` of (encoded clip, label), or ``[k]`` of clips
-with no labels (what TF2's ``tf.summary.audio`` writes, kept as the file holds it), listed by
-step and fetched one clip at a time through the shared ``blobs``/``blob`` requests (media.py).
+with no labels (what TF2's ``tf.summary.audio`` writes), listed by step and fetched one clip at a
+time through the shared ``blobs``/``blob`` requests (media.py).
+
+``Logdir.tensors`` reads audio as TensorBoard's loader does, clips only; the dashboard reads
+the tensors as written (``as_written=True``, media.py), so ``clip_label`` is this dashboard's
+accessor of the labels.
 """
 
 from __future__ import annotations

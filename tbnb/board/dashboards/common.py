@@ -70,10 +70,11 @@ def tag_runs(source: MultiLogdir, tag: str, runs: Sequence[str], plugins: Sequen
     return plugin, [r for r in runs if found.get(r) == plugin]
 
 
-def tensor_series(source: MultiLogdir, run: str, tag: str) -> TensorSeries | None:
-    """The run's sampled series of ``tag``, or None if the run went away meanwhile."""
+def tensor_series(source: MultiLogdir, run: str, tag: str, as_written: bool = False) -> TensorSeries | None:
+    """The run's sampled series of ``tag``, or None if the run went away meanwhile; with
+    ``as_written``, as the file holds it (audio with its labels: ``Logdir.tensors``)."""
     try:
-        return source.tensors(run, tag)
+        return source.tensors(run, tag, as_written=True) if as_written else source.tensors(run, tag)
     except KeyError:
         return None
 
@@ -86,10 +87,12 @@ def start_time(source: MultiLogdir, run: str) -> float | None:
         return None
 
 
-def one_series(source: MultiLogdir, tag: str, run: str, plugins: Sequence[str]) -> tuple[str, TensorSeries]:
-    """The plugin and sampled series of ``tag`` in one run; RequestError if the run lacks it."""
+def one_series(source: MultiLogdir, tag: str, run: str, plugins: Sequence[str],
+               as_written: bool = False) -> tuple[str, TensorSeries]:
+    """The plugin and sampled series of ``tag`` in one run (``as_written``: see
+    ``tensor_series``); RequestError if the run lacks it."""
     plugin, holding = tag_runs(source, tag, [run], plugins)
-    series = tensor_series(source, run, tag) if holding else None
+    series = tensor_series(source, run, tag, as_written) if holding else None
     if series is None:
         raise RequestError(f"run {run!r} has no tag {tag!r}")
     return plugin, series

@@ -86,7 +86,7 @@ def blobs_entries(source: MultiLogdir, tag: str, runs: Sequence[str],
     plugin, holding = tag_runs(source, tag, runs, tuple(kinds))
     entries = []
     for run in holding:
-        series = tensor_series(source, run, tag)
+        series = tensor_series(source, run, tag, as_written=True)  # audio labels (audio.py)
         if series is None:
             continue
         entries.append({"run": run, "steps": series.step.tolist(), "wall_times": series.wall_time.tolist(),
@@ -105,7 +105,7 @@ def blob_reply_fields(source: MultiLogdir, tag: str, run: str, step: int, index:
     (always null for audio).
     """
     fetchable = {plugin: kind.item for plugin, kind in kinds.items() if kind.item is not None}
-    plugin, series = one_series(source, tag, run, tuple(fetchable))
+    plugin, series = one_series(source, tag, run, tuple(fetchable), as_written=True)
     value = series.values[step_index(series, run, tag, step)]
     try:
         data, mime, width, height = fetchable[plugin](value, index)
