@@ -1,0 +1,170 @@
+"""The documentation's screenshots: ``python -m tests.ui.screenshots [--only a,b] [--out DIR]``.
+
+Writes the demo logdir (and what the other dashboards need: seeds, a torch sweep, graph and
+embedding), starts JupyterLab and Debian's Chromium with the UI tests' harness, runs one small
+notebook per picture, waits until its dashboard has drawn, and saves the Board (or the cards)
+cropped, as a palette PNG under ``docs/images/`` (each well under 200 KB). Look at them before
+committing: they are what the README and the site show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    BrowserLog,
+    cell_output,
+    missing_requirements,
+    own_page,
+    requirements_message,
+    run_notebook_in_browser,
+    screenshot,
+    start_jupyter_server,
+    stop_jupyter_server,
+)
+from .screenshot_logs import write_all
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "images"
+MAX_BYTES = 200_000
+PLOTS = ".tbnb .js-plotly-plot .main-svg"
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One picture: the cell that shows it, what must be on the page before it is taken, and
+    the largest height kept (from the top of what is cropped)."""
+
+    name: str
+    code: str
+    ready: str  # a JavaScript expression, true once the dashboard has drawn
+    height: int = 640
+    crop: str = "board"  # "board": the Board's element; "outputs": every output of the cell
+
+
+def count(selector: str, n: int = 1) -> str:
+    return f"document.querySelectorAll({selector!r}).length >= {n}"
+
+
+def board(logdir: str, **settings: object) -> str:
+    args = "".join(f", {k}={v!r}" for k, v in settings.items())
+    return f"import tbnb\nboard = tbnb.show({logdir!r}, reload_interval=0{args})"
+
+
+SHOTS = (
+    Shot("board", board("demo-runs", smoothing=0.6), count(PLOTS, 4), 600),
+    Shot("scalars", board("demo-runs", dashboard="scalars", smoothing=0.8, best="min",
+                          tag_filter="^(loss|accuracy)/"), count(PLOTS, 4), 560),
+    Shot("step-table", board("demo-runs", dashboard="scalars", tag_filter="^loss/train$", selected_step=150,
+                             smoothing=0.6), count(".tbnb-data-table .tbnb-run-cell", 3), 560),
+    Shot("run-groups", board("seed-runs", dashboard="scalars", run_groups=r"(?P<group>.*)/seed_\d+",
+                             group_band="std", smoothing=0.0), count(PLOTS, 1), 520),
+    Shot("histograms", board("demo-runs", dashboard="histograms", tag_filter="^weights/"), count(PLOTS, 3), 480),
+    Shot("distributions", board("demo-runs", dashboard="distributions", tag_filter="^weights/"),
+         count(PLOTS, 3), 480),
+    Shot("images", board("demo-runs", dashboard="images", tag_filter="^inputs/sample$"), count(".tbnb img", 3), 480),
+    Shot("text", board("demo-runs", dashboard="text"), count(".tbnb-markdown", 1), 560),
+    Shot("pr-curves", board("demo-runs", dashboard="pr_curves"), count(PLOTS, 1), 480),
+    Shot("hparams", board("sweep-runs", dashboard="hparams", hparams_join="parent"),
+         count(".tbnb-hp-grid tbody tr", 4) + " && " + count(".tbnb-hp-parcoords .main-svg", 1), 700),
+    Shot("graphs", board("graph-runs", dashboard="graphs", graph_expanded=["Net", "Net/Sequential[layers]"],
+                         graph_selected="Net/Sequential[layers]/Block[1]", graph_color_by="structure"),
+         count(".tbnb-gshape", 6), 620),
+    Shot("projector", board("projector-runs", dashboard="projector", projector_dims=3,
+                            projector_color_by="kind", projector_label_by="name"),
+         count("canvas[data-testid=projector-canvas]", 1) + " && " + count(".tbnb-pj-legend", 1), 620),
+    Shot("cards", "import tbnb\nboard = tbnb.Board('demo-runs', reload_interval=0, smoothing=0.8, runs=['mnist/.*'])\n"
+                  "display(board.card('loss/train', width=560, height=300))\n"
+                  "display(board.card('inputs/sample', step=200))",
+         count(".jp-OutputArea .js-plotly-plot .main-svg", 1) + " && " + count(".jp-OutputArea img", 1),
+         560, "outputs"),
+)
+
+
+def compress(png: bytes) -> bytes:
+    """A palette PNG of the screenshot: the dashboards' flat colours survive 256 entries."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    out = io.BytesIO()
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def take(page, server, shot: Shot, out: Path) -> Path:
+    """Run the shot's notebook in the open page and save its crop; return the file."""
+    name = f"shot-{shot.name}.ipynb"
+    server.write_notebook(name, [shot.code])
+    run_notebook_in_browser(page, server, name, timeout=120)
+    page.evaluate("window.jupyterapp && window.jupyterapp.shell.collapseLeft()")  # the board gets the width
+    page.wait_for_function(shot.ready, timeout=90_000)
+    page.wait_for_timeout(1500)  # transitions and late layout: a still picture
+    target = cell_output(page, 0)
+    if shot.crop == "board":
+        target = target.locator(".tbnb").first
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None, f"{shot.name}: nothing to crop"
+    clip = {"x": box["x"], "y": box["y"], "width": min(box["width"], 1300), "height": min(box["height"], shot.height)}
+    data = compress(page.screenshot(clip=clip))
+    if len(data) > MAX_BYTES:
+        raise RuntimeError(f"{shot.name}: {len(data)} bytes, over {MAX_BYTES}")
+    path = out / f"{shot.name}.png"
+    path.write_bytes(data)
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.ui.screenshots", description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="comma-separated names: " + ", ".join(s.name for s in SHOTS))
+    parser.add_argument("--out", type=Path, default=OUT, help=f"where the PNGs go (default {OUT})")
+    args = parser.parse_args(argv)
+    wanted = set(args.only.split(",")) if args.only else {s.name for s in SHOTS}
+    unknown = wanted - {s.name for s in SHOTS}
+    if unknown:
+        parser.error(f"unknown shots: {sorted(unknown)}")
+    missing = missing_requirements("lab")
+    if missing:
+        print(requirements_message(missing), file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import sync_playwright
+
+    failed: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="tbnb-shots-") as tmp:
+        server = start_jupyter_server("lab", Path(tmp))
+        try:
+            write_all(server.root_dir)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                try:
+                    for shot in (s for s in SHOTS if s.name in wanted):
+                        log = BrowserLog()
+                        with own_page(browser, log, server) as page:
+                            page.set_viewport_size({"width": 1320, "height": 1000})
+                            try:
+                                path = take(page, server, shot, args.out)
+                            except Exception as err:  # noqa: BLE001 - reported, the next shot still taken
+                                failed.append(shot.name)
+                                seen = screenshot(page, f"screenshot-failed-{shot.name}")
+                                print(f"{shot.name}: FAILED ({type(err).__name__}: {str(err)[:300]}); "
+                                      f"the page: {seen}; its errors: {log.errors()[:3]}", file=sys.stderr)
+                                continue
+                        print(f"{path}: {path.stat().st_size / 1000:.0f} KB")
+                finally:
+                    browser.close()
+        finally:
+            stop_jupyter_server(server)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
