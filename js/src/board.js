@@ -227,6 +227,7 @@ class Board {
       shown: this.shown,
       filter,
       pinned: this.trait("pinned"),
+      custom: this.trait("custom_cards"),
     };
     const layout = layoutItems(spec);
     // The cards the tag filter hides stay made (not drawn): widening the filter again is quick.

@@ -52,6 +52,7 @@ export function listen(board) {
     board.layoutCards();
   });
   on("change:pinned", () => board.layoutCards());
+  on("change:custom_cards", () => board.layoutCards()); // board.add_card / remove_card
   on("change:view", () => board.applyView());
   on("change:status", () => {
     board.header.renderStatus();

@@ -30,6 +30,7 @@
 //               explorer). Its item's tag is the plugin's name.
 
 import { CARD_TYPES, DASHBOARD_IDS, DEFAULT_CARD_TYPES } from "./constants.js";
+import { CUSTOM_KIND } from "./custom_card.js";
 import * as registry from "./dashboards/index.js";
 import { groupTags, pinnedTags } from "./groups.js";
 
@@ -47,6 +48,16 @@ export const KINDS = new Map(
     Object.entries(d.cards).map(([kind, spec]) => [kind, { redrawOn: [], plugins: [spec.plugin], ...spec, kind, label: d.label }]),
   ),
 );
+
+// The custom cards (board.add_card): a kind of no dashboard, laid out in the time series tab.
+KINDS.set("custom", { ...CUSTOM_KIND, kind: "custom" });
+
+/** The time series tab's "Custom" section: a card per title of the `custom_cards` trait. */
+function customGroups(id, custom) {
+  const titles = Array.isArray(custom) ? custom.filter((t) => typeof t === "string") : [];
+  if (!titles.length || !BY_ID.get(id).cardTypes) return [];
+  return [{ name: "Custom", items: titles.map((tag) => ({ kind: "custom", tag, run: null, rowStart: false })) }];
+}
 
 /** The spec of a kind of card (undefined for an unknown kind). */
 export function kindOf(kind) {
@@ -149,7 +160,7 @@ function wholeItems(id, kinds, tags) {
  *   items are {kind, tag, run (null for a card of every run), rowStart}; `tags` are the tags that
  *   have a card (before the tag filter), for completion
  */
-export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pinned = [] }) {
+export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pinned = [], custom = [] }) {
   const id = normalizeDashboard(dashboard);
   const kinds = kindsFor(id, cardTypes);
   if (isWhole(id)) return wholeItems(id, kinds, tags);
@@ -180,11 +191,13 @@ export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pi
   };
   const all = [...runsOf.keys()];
   const section = BY_ID.get(id).section;
+  const customs = customGroups(id, custom);
   return {
+    custom: customs.length > 0,
     pinned: section ? [] : pinnedTags(pinned, all).flatMap(itemsOf),
-    groups: section
+    groups: customs.concat(section
       ? [{ name: section, items: all.flatMap(itemsOf) }].filter((group) => group.items.length > 0)
-      : groupTags(all, filter).map((group) => ({ name: group.name, items: group.tags.flatMap(itemsOf) })),
+      : groupTags(all, filter).map((group) => ({ name: group.name, items: group.tags.flatMap(itemsOf) }))),
     tags: all,
     kinds,
   };
@@ -203,7 +216,7 @@ function either(words) {
  */
 export function emptyMessage(layout, { tags, filter, message }) {
   const { kinds } = layout;
-  if (layout.fills) return null;
+  if (layout.fills || layout.custom) return null;
   if (kinds.length === 0) return `No card type is selected: tick ${either(CARD_TYPES.map(cardTypeLabel))} above.`;
   const noun = either([...new Set(kinds.map((kind) => KINDS.get(kind).noun))]);
   const anyTag = kinds.some((kind) => KINDS.get(kind).plugins.some((plugin) => (tags.get(plugin) || new Map()).size > 0));

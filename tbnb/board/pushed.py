@@ -24,8 +24,12 @@ MAX_REMEMBERED = 256
 
 def push_due(content: Mapping[str, Any], changed: Mapping[str, Any]) -> bool:
     """Whether the answer to a remembered request changed with a ``changed`` message: one of its
-    runs has new data for its tag, or was removed."""
-    tag, removed, tags = content["tag"], changed["removed_runs"], changed["tags"]
+    runs has new data for its tag, or was removed. A request of no one tag (a custom card's)
+    reads all its runs' data: any new data of its runs."""
+    removed, tags = changed["removed_runs"], changed["tags"]
+    if "tag" not in content:
+        return any(run in removed or tags.get(run) for run in content["runs"])
+    tag = content["tag"]
     return any(run in removed or tag in tags.get(run, ()) for run in content["runs"])
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from . import dashboards
 from .bounds import check_request
 from .pushed import PushedReplies
-from .request import Handler, Reply, RequestError, Settings, quoted
+from .request import Handler, PushKey, Reply, RequestError, Settings, quoted
 from .sources import MultiLogdir
 
 log = logging.getLogger(__name__)
@@ -30,12 +30,14 @@ class Router:
     ``core``: the board's own request types (``index``, ``plotly``), answered from the request
     alone because they need the board's state. ``settings``: read once per request, so that a
     handler sees one consistent set. ``modules``: the dashboard modules (default: the registry,
-    read when the router is made).
+    read when the router is made). ``core_pushed``: push keys of core request types whose
+    replies are pushed too (a custom card's).
     """
 
     def __init__(self, source: MultiLogdir, settings: Callable[[], Settings],
                  core: Mapping[str, Callable[[dict[str, Any]], Reply]], send: Send,
-                 pushed: PushedReplies, modules: Sequence[ModuleType] | None = None) -> None:
+                 pushed: PushedReplies, modules: Sequence[ModuleType] | None = None,
+                 core_pushed: Mapping[str, PushKey] | None = None) -> None:
         self._source = source
         self._settings = settings
         self._send = send
@@ -45,7 +47,7 @@ class Router:
         if clash:
             raise ValueError(f"dashboards may not answer the core request types {clash}")
         self._handlers: dict[str, Handler] = {**{kind: _core_handler(fn) for kind, fn in core.items()}, **table}
-        self._push_keys = dashboards.push_keys(modules)
+        self._push_keys = {**dashboards.push_keys(modules), **(core_pushed or {})}
 
     @property
     def request_types(self) -> list[str]:

@@ -29,7 +29,9 @@ def visible_cards(board: Any, **options: Any) -> list[Card]:
     """The cards of the board's current dashboard, pinned tags first, as ``board.to_html`` writes them."""
     view_options, kind_options = split_options(options)
     view = CardView.from_board(board, **view_options)
-    cards: list[Card] = []
+    # The custom cards (board.add_card) come first on the time series tab, as on the page.
+    custom = getattr(board, "custom_cards", ()) if board.dashboard == "timeseries" else ()
+    cards: list[Card] = [board.custom_card(title) for title in custom]
     for entry in page_kinds(board.dashboard, list(board.card_types)):
         tags = view.visible_tags(entry.plugins)
         pinned = [t for t in board.pinned if t in tags]
