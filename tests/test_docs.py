@@ -161,3 +161,33 @@ def test_cards_draw_offline_in_chromium(site: Path, browser, page_path: str) -> 
         assert len(images) >= want["images"] and all(ok and width > 0 for ok, width in images), images
     assert not aborted, f"the page asked for what is not on the site: {aborted}"
     assert not log.errors(), log.errors()
+
+
+def test_readme_links_and_pictures_are_in_the_repository() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    local = [t for t in targets if not outside(t) and not t.startswith("mailto:")]
+    assert local, "the README links nothing of the repository"
+    missing = [t for t in local if not (REPO / t).exists()]
+    assert not missing, f"the README links what is not in the repository: {missing}"
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", readme)
+    assert len(pictures) >= 8 and all(p.startswith("docs/images/") for p in pictures), pictures
+    assert "OWNER" not in readme  # no Binder link with a guessed owner
+    for command in ("bash .ci/run", 'pip install -e ".[demo]" && python -m tbnb demo --lab',
+                    "python -m sphinx -b html docs docs/_build/html"):
+        assert command in readme, command
+    assert (REPO / ".ci" / "run").is_file()
+
+
+def test_screenshots_are_small_real_pictures() -> None:
+    from PIL import Image
+
+    pictures = sorted((REPO / "docs" / "images").glob("*.png"))
+    assert len(pictures) >= 8
+    for path in pictures:
+        assert path.stat().st_size < 200_000, path.name
+        with Image.open(path) as image:
+            width, height = image.size
+            colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
+        assert width >= 400 and height >= 200, (path.name, image.size)
+        assert colours is None or len(colours) > 16, f"{path.name} is nearly blank"
