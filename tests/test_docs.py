@@ -118,14 +118,20 @@ def test_boards_are_a_sentence_and_carry_no_widget_state(site: Path) -> None:
 def browser():
     missing = missing_requirements()
     _require("; ".join(missing) or "", not missing)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Error, sync_playwright
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    try:
+        playwright = sync_playwright().start()
+    except Error as err:  # Playwright's sync API runs once per thread: tests/ui's session may hold it
+        pytest.skip(f"{err} (run tests/test_docs.py before tests/ui, as the whole suite does, or alone)")
+    try:
+        b = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             yield b
         finally:
             b.close()
+    finally:
+        playwright.stop()
 
 
 def card_pages(site: Path) -> list[Path]:
