@@ -89,6 +89,40 @@ def write_embedding(root: Path) -> None:
         writer.add_embedding(torch.from_numpy(feats), metadata=meta, metadata_header=["name", "kind"], tag="feats")
 
 
+def write_custom_scalars(root: Path) -> None:
+    """A layout of a multiline and a margin chart, with its scalars (notebooks/dashboards.ipynb)."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    with SummaryWriter(str(root / "torch")) as writer:
+        writer.add_custom_scalars({
+            "Losses": {"train and val": ["Multiline", [r"loss/.*"]]},
+            "Accuracy": {"mean with its spread": ["Margin", ["acc/mean", "acc/low", "acc/high"]]},
+        })
+        for step in range(0, 60, 2):
+            mean = 0.9 - 0.8 * np.exp(-step / 15)
+            writer.add_scalar("loss/train", float(np.exp(-step / 20)), step)
+            writer.add_scalar("loss/val", float(np.exp(-step / 25) + 0.05), step)
+            writer.add_scalar("acc/mean", float(mean), step)
+            writer.add_scalar("acc/low", float(mean - 0.1 * np.exp(-step / 30)), step)
+            writer.add_scalar("acc/high", float(mean + 0.1 * np.exp(-step / 30)), step)
+
+
+def write_mesh(root: Path) -> None:
+    """A coloured tetrahedron growing over two steps, in two runs (add_mesh)."""
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+
+    vertices = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=np.float32)
+    faces = np.array([[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]], dtype=np.int32)
+    colors = np.array([[230, 40, 40], [40, 200, 40], [40, 40, 230], [230, 200, 40]], dtype=np.uint8)
+    for k, run in enumerate(("a", "b")):
+        with SummaryWriter(str(root / run)) as writer:
+            for step in (0, 1):
+                writer.add_mesh("tetra", torch.from_numpy(vertices[None] * (1 + step + k)),
+                                colors=torch.from_numpy(colors[None]), faces=torch.from_numpy(faces[None]),
+                                global_step=step)
+
+
 def write_all(root: Path) -> None:
     """Every logdir the screenshots use, under ``root``."""
     write_demo_logdir(root / "demo-runs")
@@ -96,3 +130,5 @@ def write_all(root: Path) -> None:
     write_sweep(root / "sweep-runs")
     write_graph(root / "graph-runs")
     write_embedding(root / "projector-runs")
+    write_custom_scalars(root / "custom-runs")
+    write_mesh(root / "mesh-runs")

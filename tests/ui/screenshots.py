@@ -72,6 +72,8 @@ SHOTS = (
     Shot("images", board("demo-runs", dashboard="images", tag_filter="^inputs/sample$"), count(".tbnb img", 3), 480),
     Shot("text", board("demo-runs", dashboard="text"), count(".tbnb-markdown", 1), 560),
     Shot("pr-curves", board("demo-runs", dashboard="pr_curves"), count(PLOTS, 1), 480),
+    Shot("custom-scalars", board("custom-runs", dashboard="custom_scalars"), count(PLOTS, 2), 520),
+    Shot("mesh", board("mesh-runs", dashboard="mesh"), count(".tbnb-mesh-plot .main-svg", 2), 520),
     Shot("hparams", board("sweep-runs", dashboard="hparams", hparams_join="parent"),
          count(".tbnb-hp-grid tbody tr", 4) + " && " + count(".tbnb-hp-parcoords .main-svg", 1), 700),
     Shot("graphs", board("graph-runs", dashboard="graphs", graph_expanded=["Net", "Net/Sequential[layers]"],
