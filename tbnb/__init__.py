@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .board import Board, load_ipython_extension, show
     from .cards import card
 
-__all__ = ["Board", "Logdir", "LogdirError", "__version__", "card", "keras", "load", "load_ipython_extension",
+__all__ = ["Board", "Logdir", "LogdirError", "__version__", "card", "dashboards", "keras", "load", "load_ipython_extension",
            "log_activations", "log_filters", "log_segmentation", "show", "watch"]
 
 #: Logging helpers for training code, by the module that holds them: imported on first use, so
@@ -45,6 +45,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module("tbnb.keras")
+    if name == "dashboards":  # the built-in and installed dashboards (entry points tbnb.dashboards)
+        from .board.dashboards import listing
+
+        return listing
     if name == "card":  # plotly and numpy only: no widget code
         from .cards import card
 

@@ -352,3 +352,26 @@ def test_the_kernel_and_the_page_have_the_same_dashboards() -> None:
     assert sorted(kernel) == sorted(set(shared) - PAGE_ONLY), "tbnb/board/dashboards MODULES against constants.json"
     for name in kernel:
         assert (PACKAGE / "board" / "dashboards" / f"{name}.py").is_file()
+
+
+#: The Board's own page modules, which no dashboard may import: a dashboard gets the Board as its
+#: cards' ``board`` and the dashboard contract's helpers (js/src/api.js), never the Board's
+#: machinery, so a built-in dashboard uses nothing an installed one could not reach the same way
+#: (docs/writing-a-dashboard.md).
+BOARD_INTERNALS = {"board.js", "board_listen.js", "layout.js", "router.js", "requests.js", "header.js",
+                   "sections.js", "cards.js", "run_selector.js", "settings.js", "plugins.js", "api.js"}
+
+
+def dashboard_shortcuts(src: Path) -> list[str]:
+    """``dashboards/x.js -> internal.js`` for each import of the Board's internals by a dashboard."""
+    graph, _ = js_graph(src)
+    return sorted(f"{name} -> {target}" for name, targets in graph.items() if name.startswith("dashboards/")
+                  for target in targets if target in BOARD_INTERNALS)
+
+
+def test_no_dashboard_imports_the_boards_internals(tmp_path: Path) -> None:
+    assert dashboard_shortcuts(JS_SRC) == [], "dashboards importing the Board's own modules"
+    (tmp_path / "dashboards").mkdir()
+    (tmp_path / "layout.js").write_text("export const x = 1;\n")
+    (tmp_path / "dashboards" / "mine.js").write_text('import { x } from "../layout.js";\n')
+    assert dashboard_shortcuts(tmp_path) == ["dashboards/mine.js -> layout.js"]

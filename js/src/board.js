@@ -14,6 +14,7 @@ import { Header } from "./header.js";
 import { emptyMessage, layoutItems, plotlyNeed } from "./layout.js";
 import { naturalSort } from "./naturalsort.js";
 import { deliverPlotly, loadPlotly, plotlyFor, releasePlotly } from "./plotly.js";
+import { loadPlugins } from "./plugins.js";
 import { Router } from "./router.js";
 import { RunSelector } from "./run_selector.js";
 import { shownRuns } from "./runs.js";
@@ -93,6 +94,7 @@ class Board {
       this.router.retryIndex();
     }, 10000);
     this.loadPlotly();
+    loadPlugins(this, () => this.pluginsLoaded());
     // The settings pane starts open when there is room for it, as in TensorBoard.
     this.frame = requestAnimationFrame(() => {
       if (this.root.clientWidth >= 1150) this.toggleSettings(true);
@@ -313,6 +315,14 @@ class Board {
         this.header.banner(`plotly.js could not be loaded, so charts cannot be drawn: ${error.message}`);
       },
     );
+  }
+
+  /** Installed dashboards were registered (plugins.js): their tabs, and the shown one if theirs. */
+  pluginsLoaded() {
+    this.header.renderTabs();
+    this.header.sync();
+    this.loadPlotly();
+    this.layoutCards();
   }
 
   applyIndex(msg) {

@@ -14,17 +14,8 @@ export class Header {
     this.board = board;
     const listId = uniqueId("tbnb-tags");
     this.datalist = h("datalist", { id: listId });
-    this.tabs = DASHBOARDS.map(({ id, label }) =>
-      h("button", {
-        type: "button",
-        role: "tab",
-        class: "tbnb-tab",
-        text: label,
-        dataset: { dashboard: id },
-        on: { click: () => board.setTrait("dashboard", id) },
-      }),
-    );
-    this.tabBar = h("nav", { class: "tbnb-tabs", role: "tablist", "aria-label": "Dashboards" }, this.tabs);
+    this.tabBar = h("nav", { class: "tbnb-tabs", role: "tablist", "aria-label": "Dashboards" });
+    this.renderTabs();
     this.cardTypes = new Map(
       CARD_TYPES.map((type) => [
         type,
@@ -81,6 +72,21 @@ export class Header {
     this.filter.classList.toggle("tbnb-invalid", !valid);
     this.filter.title = valid ? "" : "Not a valid regular expression: no tag is filtered out";
     this.writeFilter(text);
+  }
+
+  /** A tab per dashboard (again once installed dashboards are registered: plugins.js). */
+  renderTabs() {
+    this.tabs = DASHBOARDS.map(({ id, label }) =>
+      h("button", {
+        type: "button",
+        role: "tab",
+        class: "tbnb-tab",
+        text: label,
+        dataset: { dashboard: id },
+        on: { click: () => this.board.setTrait("dashboard", id) },
+      }),
+    );
+    this.tabBar.replaceChildren(...this.tabs);
   }
 
   sync() {

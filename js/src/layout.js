@@ -36,10 +36,32 @@ import { groupTags, pinnedTags } from "./groups.js";
 
 const rank = (id) => (DASHBOARD_IDS.includes(id) ? DASHBOARD_IDS.indexOf(id) : DASHBOARD_IDS.length);
 
-/** The dashboards in tab order: the kernel's order (any it does not list go last). */
-export const DASHBOARDS = Object.values(registry).sort((a, b) => rank(a.id) - rank(b.id) || (a.id < b.id ? -1 : 1));
+/** The dashboards in tab order: the kernel's order (any it does not list, the installed ones, go last). */
+export const DASHBOARDS = [];
+const BY_ID = new Map();
+/** Every kind of card: kind -> {kind, Card, plugin, noun, perRun, redrawOn, label (its tab's)}. */
+export const KINDS = new Map();
 
-const BY_ID = new Map(DASHBOARDS.map((d) => [d.id, d]));
+/**
+ * Add a dashboard: each built-in one here, an installed one once its module ran (plugins.js).
+ * The one entrance of the dashboard contract (docs/writing-a-dashboard.md): an id, a label and
+ * card kinds whose Card is a class; an id or a kind already taken is an error.
+ */
+export function registerDashboard(d) {
+  if (!d || typeof d.id !== "string" || !d.id || typeof d.label !== "string") throw new Error("a dashboard needs an id and a label");
+  if (BY_ID.has(d.id)) throw new Error(`a dashboard ${JSON.stringify(d.id)} exists already`);
+  const kinds = Object.entries(d.cards && typeof d.cards === "object" ? d.cards : {});
+  for (const [kind, spec] of kinds) {
+    if (!spec || typeof spec.Card !== "function" || typeof spec.plugin !== "string") throw new Error(`card kind ${JSON.stringify(kind)} needs a Card class and a plugin`);
+    if (KINDS.has(kind)) throw new Error(`card kind ${JSON.stringify(kind)} exists already`);
+  }
+  for (const [kind, spec] of kinds) KINDS.set(kind, { redrawOn: [], plugins: [spec.plugin], ...spec, kind, label: d.label });
+  DASHBOARDS.push(d);
+  DASHBOARDS.sort((a, b) => rank(a.id) - rank(b.id) || (a.id < b.id ? -1 : 1));
+  BY_ID.set(d.id, d);
+}
+
+for (const d of Object.values(registry)) registerDashboard(d);
 const DEFAULT = BY_ID.get(DASHBOARD_IDS[0]) || DASHBOARDS[0];
 
 /** Every kind of card: kind -> {kind, Card, plugin, noun, perRun, redrawOn, label (its tab's)}. */

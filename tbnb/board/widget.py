@@ -24,9 +24,10 @@ from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe
 from ..cards.board import CardMethods
 from . import assets, shared
 from .cells import execution_count
-from .custom_cards import CustomCardMethods, push_key as custom_push_key
 from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle
-from .dashboards import trait_mixins
+from .custom_cards import CustomCardMethods
+from .custom_cards import push_key as custom_push_key
+from .dashboards import dashboard_names, trait_mixins
 from .dashboards.scalar_axes import XAxis
 from .derived import DerivedTraits
 from .first_read import first_read
@@ -34,7 +35,6 @@ from .poll import Poller, weak_call
 from .preload import push_plotly_once
 from .protocol import (
     CARD_TYPES,
-    DASHBOARDS,
     DEFAULT_CARD_TYPES,
     DEFAULT_CARD_WIDTH,
     DEFAULT_MAX_BLOB_BYTES,
@@ -87,7 +87,7 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
     _esm = Unicode("").tag(sync=True)
     _css = Unicode("").tag(sync=True)
 
-    dashboard = Enum(DASHBOARDS, default_value="timeseries").tag(sync=True)
+    dashboard = Enum(dashboard_names(), default_value="timeseries").tag(sync=True)
     smoothing = Float(DEFAULT_SMOOTHING).tag(sync=True)
     x_axis = XAxis().tag(sync=True)
     log_y = Bool(False).tag(sync=True)

@@ -21,6 +21,10 @@ the request. It defines:
 Adding a dashboard is a new module here plus its line below (and its name in constants.json's
 "dashboards" when the page shows it as a dashboard); the router and the widget do not change.
 The run/tag index, plotly.js and the status are the board's core (core.py), not dashboards.
+
+Installed packages add dashboards of the same form through the entry point group
+``tbnb.dashboards`` (extensions.py): ``PLUGINS``, found when this registry is first imported,
+follow ``MODULES`` in ``registered()``, which the functions below read by default.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import ModuleType
 
-from ..request import Handler, PushKey
+from .. import extensions
+from ..protocol import DASHBOARDS
+from ..request import Handler, PushKey, Reply, Settings
 from . import (
     audio,
     custom_scalars,
@@ -68,7 +74,7 @@ def trait_mixins(modules: Sequence[ModuleType] | None = None) -> tuple[type, ...
 
     A dashboard's settings live beside its requests, so adding one touches no widget code.
     """
-    modules = MODULES if modules is None else modules
+    modules = registered() if modules is None else modules
     return tuple(m.Traits for m in modules if getattr(m, "Traits", None) is not None)
 
 
@@ -83,12 +89,12 @@ def handlers(modules: Sequence[ModuleType] | None = None) -> dict[str, Handler]:
 
     ValueError if two modules claim one request type: which one answers would be an accident.
     """
-    modules = MODULES if modules is None else modules
+    modules = registered() if modules is None else modules
     table: dict[str, Handler] = {}
     owners: dict[str, str] = {}
     kinds = blob_kinds(modules)
     shared = blob_requests(kinds) if kinds else {}
-    claims = [(k, h, media.__name__) for k, h in shared.items()]
+    claims = [(k, h, media.__name__) for k, h in shared.items()] + [("plugins", plugins, extensions.__name__)]
     claims += [(k, h, m.__name__) for m in modules for k, h in m.REQUESTS.items()]
     for name, handler, owner in claims:
         if name in table:
@@ -99,7 +105,7 @@ def handlers(modules: Sequence[ModuleType] | None = None) -> dict[str, Handler]:
 
 def push_keys(modules: Sequence[ModuleType] | None = None) -> dict[str, PushKey]:
     """Request type -> push key, for the request types remembered for pushed replies."""
-    modules = MODULES if modules is None else modules
+    modules = registered() if modules is None else modules
     keys: dict[str, PushKey] = {}
     for module in modules:
         unknown = set(module.PUSHED) - set(module.REQUESTS)
@@ -107,3 +113,32 @@ def push_keys(modules: Sequence[ModuleType] | None = None) -> dict[str, PushKey]
             raise ValueError(f"{module.__name__} pushes {sorted(unknown)} but does not answer them")
         keys.update(module.PUSHED)
     return keys
+
+
+def plugins(source: object, content: dict[str, object], settings: Settings) -> Reply:
+    """``plugins``: the installed dashboards and their page code (extensions.py)."""
+    reply, buffers = extensions.plugins_reply(PLUGINS)
+    return {**reply, "id": content.get("id")}, buffers
+
+
+#: The installed packages' dashboards that can be used (the others were skipped with a warning).
+PLUGINS: list[extensions.Plugin] = extensions.discover(DASHBOARDS, handlers(MODULES))
+
+
+def registered() -> list[ModuleType]:
+    """Every dashboard module: the built-in ones (``MODULES``), then the installed ones."""
+    return MODULES + [p.module for p in PLUGINS]
+
+
+def dashboard_names() -> tuple[str, ...]:
+    """The values of the Board's ``dashboard`` trait: the built-in tabs, then the installed ones."""
+    return DASHBOARDS + tuple(p.name for p in PLUGINS)
+
+
+def listing() -> list[dict[str, object]]:
+    """Every dashboard a Board shows, in tab order: name, package, version, builtin
+    (``tbnb.dashboards()``)."""
+    from ..._version import __version__
+
+    builtin = [{"name": name, "package": "tbnb", "version": __version__, "builtin": True} for name in DASHBOARDS]
+    return builtin + [{"name": p.name, "package": p.package, "version": p.version, "builtin": False} for p in PLUGINS]
