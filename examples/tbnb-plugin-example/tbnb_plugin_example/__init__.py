@@ -67,10 +67,10 @@ def summary_rows(source: Any, runs: list[str]) -> list[dict[str, Any]]:
 def example_table(source: Any, content: dict[str, Any], settings: Any) -> Reply:
     """``example_table``: the summary rows of the requested runs."""
     req = Fields(content)
-    runs = req.strings("runs")
+    request_id, runs = req.integer("id"), req.strings("runs")
     if not runs:
         raise RequestError("'runs' is empty: select a run")
-    return encode({"type": "example_table", "id": content.get("id"), "rows": summary_rows(source, runs)})
+    return encode({"type": "example_table", "id": request_id, "rows": summary_rows(source, runs)})
 
 
 REQUESTS = {"example_table": example_table}

@@ -34,7 +34,7 @@ from types import ModuleType
 
 from .. import extensions
 from ..protocol import DASHBOARDS
-from ..request import Handler, PushKey, Reply, Settings
+from ..request import Fields, Handler, PushKey, Reply, Settings
 from . import (
     audio,
     custom_scalars,
@@ -117,8 +117,9 @@ def push_keys(modules: Sequence[ModuleType] | None = None) -> dict[str, PushKey]
 
 def plugins(source: object, content: dict[str, object], settings: Settings) -> Reply:
     """``plugins``: the installed dashboards and their page code (extensions.py)."""
+    request_id = Fields(content).integer("id")
     reply, buffers = extensions.plugins_reply(PLUGINS)
-    return {**reply, "id": content.get("id")}, buffers
+    return {**reply, "id": request_id}, buffers
 
 
 #: The installed packages' dashboards that can be used (the others were skipped with a warning).
