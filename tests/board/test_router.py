@@ -102,12 +102,14 @@ def test_only_answered_types_are_pushed() -> None:
 
 def test_the_registry_covers_the_wire_protocol() -> None:
     # The built-in dashboards' (installed ones add theirs: test_extensions.py), and "plugins".
-    assert sorted(dashboards.handlers(dashboards.MODULES)) == ["blob", "blobs", "csv", "custom_scalars", "distributions", "graph",
+    assert sorted(dashboards.handlers(dashboards.MODULES)) == ["blob", "blobs", "csv", "custom_scalars",
+                                             "diagnostic_chart", "diagnostics", "distributions", "graph",
                                              "graph_explorer", "graph_list", "histograms", "hparams", "json", "mesh",
                                              "meshes", "plugins", "pr_curves", "projector_code", "projector_index",
                                              "projector_metadata", "projector_neighbors", "projector_points",
                                              "projector_sprite", "projector_stop", "series", "step_table", "text"]
-    assert sorted(dashboards.push_keys(dashboards.MODULES)) == ["distributions", "histograms", "pr_curves", "series", "step_table"]
+    assert sorted(dashboards.push_keys(dashboards.MODULES)) == ["diagnostic_chart", "diagnostics", "distributions", "histograms",
+                                              "pr_curves", "series", "step_table"]
 
 
 def test_every_registered_dashboard_is_named_in_the_shared_constants() -> None:

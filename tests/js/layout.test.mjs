@@ -22,11 +22,11 @@ import {
 test("tabs: TensorBoard's names, one per value of the `dashboard` trait (protocol.DASHBOARDS)", () => {
   assert.deepEqual(
     DASHBOARDS.map(({ id }) => id),
-    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "pr_curves", "custom_scalars", "hparams", "mesh", "projector", "graphs"],
+    ["timeseries", "scalars", "histograms", "distributions", "images", "audio", "text", "pr_curves", "custom_scalars", "hparams", "mesh", "projector", "graphs", "diagnostics"],
   );
   assert.deepEqual(
     DASHBOARDS.map(({ label }) => label),
-    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "PR curves", "Custom scalars", "HParams", "Mesh", "Projector", "Graphs"],
+    ["Time series", "Scalars", "Histograms", "Distributions", "Images", "Audio", "Text", "PR curves", "Custom scalars", "HParams", "Mesh", "Projector", "Graphs", "Diagnostics"],
   );
   for (const { id, label } of DASHBOARDS) {
     assert.equal(normalizeDashboard(id), id);

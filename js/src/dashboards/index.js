@@ -15,3 +15,4 @@ export { dashboard as hparams } from "./hparams.js";
 export { dashboard as mesh } from "./mesh.js";
 export { dashboard as projector } from "./projector.js";
 export { dashboard as graphs } from "./graphs.js";
+export { dashboard as diagnostics } from "./diagnostics.js";

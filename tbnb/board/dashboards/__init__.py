@@ -38,6 +38,7 @@ from ..request import Fields, Handler, PushKey, Reply, Settings
 from . import (
     audio,
     custom_scalars,
+    diagnostics,
     distributions,
     graphs,
     histograms,
@@ -66,6 +67,7 @@ MODULES: list[ModuleType] = [
     mesh,
     projector,
     graphs,
+    diagnostics,
 ]
 
 
