@@ -116,9 +116,9 @@ def lr_find_figure(chart: dict[str, Any], color: str, title: str, width: int, he
         layout["yaxis"]["range"] = [lo - pad, hi + pad]
     if chart.get("suggestion") is not None:
         s = float(chart["suggestion"])
-        line = {"type": "line", "xref": "x", "yref": "paper", "x0": math.log10(s), "x1": math.log10(s), "y0": 0,
+        line = {"type": "line", "xref": "x", "yref": "paper", "x0": s, "x1": s, "y0": 0,
                 "y1": 1, "line": {"color": MARK, "width": 1.5, "dash": "dash"}}
-        note = {"x": math.log10(s), "y": 1, "xref": "x", "yref": "paper", "showarrow": False, "yanchor": "bottom",
+        note = {"x": s, "y": 1, "xref": "x", "yref": "paper", "showarrow": False, "yanchor": "bottom",
                 "text": f"suggested {lr_name} = {s:.3g}", "font": {"size": 10, "color": MARK}}
         layout.update(shapes=[line], annotations=[note])
         k = int(np.argmin(np.abs(np.asarray(chart["lr"]) - s)))
@@ -151,10 +151,10 @@ def ratio_figure(chart: dict[str, Any], title: str, width: int, height: int, pal
                        "y": np.where(value > 0, value, np.nan),
                        "line": {"color": palette[i % len(palette)], "width": 2.6 if loud else 1.1},
                        "opacity": 1.0 if loud else 0.45})
-    band = {"type": "rect", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": math.log10(low),
-            "y1": math.log10(high), "fillcolor": BAND_FILL, "line": {"width": 0}, "layer": "below"}
-    guide_line = {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": math.log10(guide),
-                  "y1": math.log10(guide), "line": {"color": "#2e7d32", "width": 1.2, "dash": "dash"}}
+    band = {"type": "rect", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": low,
+            "y1": high, "fillcolor": BAND_FILL, "line": {"width": 0}, "layer": "below"}
+    guide_line = {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": guide,
+                  "y1": guide, "line": {"color": "#2e7d32", "width": 1.2, "dash": "dash"}}
     layout.update(xaxis={**AXIS, "title": {"text": "step"}},
                   yaxis={**AXIS, "type": "log", "title": {"text": "update / weight"}, "exponentformat": "power"},
                   shapes=[band, guide_line], showlegend=True)

@@ -22,7 +22,7 @@ const PREFIX = "update_ratio/";
 
 const num = (a) => Array.from(a || [], Number);
 
-/** A vertical line at x (data units; log10 of x on a log axis) with an optional label. */
+/** A vertical line at x (data units, a log axis too: plotly.js 4 places shapes by value) with an optional label. */
 export function vline(x, { color = MARK, dash = "dash", width = 1.5, text = null, name = "" } = {}) {
   const shape = { type: "line", name, xref: "x", yref: "paper", x0: x, x1: x, y0: 0, y1: 1, line: { color, width, dash } };
   const note = text === null ? null : { x, y: 1, xref: "x", yref: "paper", text, showarrow: false, yanchor: "bottom", font: { size: 10, color } };
@@ -118,7 +118,7 @@ export function lrFindFigure(data, { color, base }) {
     layout.yaxis.range = [lo - pad, hi + pad];
   }
   if (Number.isFinite(data.suggestion) && data.suggestion > 0) {
-    const { shape, note } = vline(Math.log10(data.suggestion), { text: `suggested ${lrName} = ${data.suggestion.toPrecision(3)}`, name: "suggestion" });
+    const { shape, note } = vline(data.suggestion, { text: `suggested ${lrName} = ${data.suggestion.toPrecision(3)}`, name: "suggestion" });
     layout.shapes = [shape];
     layout.annotations = [note];
     const lrs = num(data.lr);
@@ -166,8 +166,8 @@ export function ratioFigure(data, { base, palette, step }) {
       meta: loud ? "outside" : "inside",
     };
   });
-  const band = { type: "rect", name: "band", xref: "paper", yref: "y", x0: 0, x1: 1, y0: Math.log10(low), y1: Math.log10(high), fillcolor: BAND_FILL, line: { width: 0 }, layer: "below" };
-  const guide = { type: "line", name: "guide", xref: "paper", yref: "y", x0: 0, x1: 1, y0: Math.log10(data.guide), y1: Math.log10(data.guide), line: { color: GUIDE_COLOR, width: 1.2, dash: "dash" } };
+  const band = { type: "rect", name: "band", xref: "paper", yref: "y", x0: 0, x1: 1, y0: low, y1: high, fillcolor: BAND_FILL, line: { width: 0 }, layer: "below" };
+  const guide = { type: "line", name: "guide", xref: "paper", yref: "y", x0: 0, x1: 1, y0: data.guide, y1: data.guide, line: { color: GUIDE_COLOR, width: 1.2, dash: "dash" } };
   layout.xaxis = { ...AXIS, title: { text: "step" } };
   layout.yaxis = { ...AXIS, type: "log", title: { text: "update / weight" }, exponentformat: "power" };
   layout.showlegend = true;
