@@ -15,6 +15,8 @@ PRINTS = {
                              "{'adam/lr_0.001': 800, 'adam/lr_0.01': 800}"],
     "report.ipynb": ["tbnb histograms card 'weights/dense_1'", "tbnb images card 'inputs/sample'",
                      "report.html: 4 cards"],
+    "diagnostics.ipynb": ["sgd/lr_20: lr_too_high", "sgd/40_images: overfitting",
+                          "adam/lr_1e-6: update_ratio_low", "5 series, 5 outside"],
 }
 
 
