@@ -33,7 +33,8 @@ def visible_cards(board: Any, **options: Any) -> list[Card]:
     custom = getattr(board, "custom_cards", ()) if board.dashboard == "timeseries" else ()
     cards: list[Card] = [board.custom_card(title) for title in custom]
     for entry in page_kinds(board.dashboard, list(board.card_types)):
-        tags = view.visible_tags(entry.plugins)
+        # A kind of no plugin (the diagnostics tab) is one card of no tag, as on the page.
+        tags = view.visible_tags(entry.plugins) if entry.plugins else [""]
         pinned = [t for t in board.pinned if t in tags]
         for tag in pinned + [t for t in tags if t not in pinned]:
             cards.append(entry.make(view, tag, **kind_options))

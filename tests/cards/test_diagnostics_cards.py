@@ -96,3 +96,12 @@ def test_a_derived_tag_has_a_scalar_card_too(tmp_path: Path) -> None:
         assert card.info["last_steps"] == {"overfit": int(frame.step.max())}
     finally:
         b.close()
+
+
+def test_to_html_of_the_diagnostics_tab(board, tmp_path: Path) -> None:
+    board.dashboard = "diagnostics"
+    text = board.to_html(tmp_path / "report.html", title="diagnostics")
+    assert (tmp_path / "report.html").read_text(encoding="utf-8") == text
+    assert text.count('class="tbnb-report-chart"') == 5 and "overfitting" in text
+    assert "window.Plotly" in text  # plotly.js inlined: the charts draw offline
+    assert HOSTILE not in text
