@@ -25,6 +25,7 @@ export const OUTFILE = path.join(here, "..", "tbnb", "static", "board.js");
  * kernel when first needed, as plotly.js is: one classic script (IIFE) per entry, next to it. */
 export const LAZY = {
   projector_view: path.join(here, "src", "dashboards", "projector_view.js"),
+  media_view: path.join(here, "src", "dashboards", "media_view.js"),
 };
 const LIBS_MODULE = "tbnb:markdown-libs";
 /** plotly.js's cartesian-only dist bundle (npm, pinned to the Python plotly's plotly.js version):

@@ -3,34 +3,24 @@
 // of its batch) or its audio clip. The bytes are asked for only when the card is on or near the
 // screen, one item at a time; they become a Blob URL only with an allowed MIME type (blob.js),
 // else a placeholder says why. Blob URLs are revoked when their item leaves the cache or the
-// card goes away.
+// card goes away. With link by step (step_link.js) the slider follows the scalar cards' selected
+// step; "Compare runs" shows the step of every selected run side by side (blob_compare.js, in
+// the media view the kernel sends on first use: lazy_media.js).
 
 import { blobOutcome, tooLargeText } from "./blob.js";
+import { blobSteps } from "./blob_steps.js";
 import { h } from "./dom.js";
 import { formatCount, formatDateTime } from "./format.js";
+import { mediaView } from "./lazy_media.js";
 import { RunCard, stepCount } from "./run_card.js";
 import { StepSlider } from "./step_slider.js";
+import { atOrBefore, boardLinkedStep, LINK_TRAITS } from "./step_link.js";
+
+export { blobSteps };
 
 /** Items of a batch shown at most (TensorBoard's writers keep 3 by default). */
 export const MAX_BATCH = 24;
 const CACHE_SIZE = 32;
-
-/** A "blobs" reply's run entry -> parallel arrays, steps in order. */
-export function blobSteps(entry) {
-  const steps = Array.isArray(entry && entry.steps) ? entry.steps.map(Number) : [];
-  const pick = (list, i, fallback) => (Array.isArray(list) && list[i] !== undefined && list[i] !== null ? list[i] : fallback);
-  const rows = steps
-    .map((step, i) => ({
-      step,
-      wall: Number(pick(entry.wall_times, i, NaN)),
-      count: Math.max(0, Math.floor(Number(pick(entry.counts, i, 1))) || 0),
-      label: pick(entry.labels, i, null),
-      rate: Number(pick(entry.sample_rates, i, NaN)),
-    }))
-    .filter((row) => Number.isFinite(row.step))
-    .sort((a, b) => a.step - b.step);
-  return rows;
-}
 
 /** A card of a run's sampled steps of bytes; a subclass shows one item (show) and the step's
  * details (renderInfo). */
@@ -40,6 +30,7 @@ export class BlobCard extends RunCard {
     this.follow = true; // on the latest step: stay there when new steps come
     this.cache = new Map(); // "step:index" -> {show, url, mime, size, width, height}
     this.elements = new Map(); // "step:index" -> {entry, el} as last drawn (kept: audio keeps playing)
+    this.comparing = false; // "Compare runs": every selected run at this step, side by side
   }
 
   build() {
@@ -47,9 +38,52 @@ export class BlobCard extends RunCard {
     this.stepper = new StepSlider((index) => this.select(index));
     this.controls = this.stepper.row;
     this.stepText = this.stepper.label;
+    this.compareButton = h("button", {
+      type: "button",
+      class: "tbnb-btn tbnb-compare-toggle",
+      text: "Compare runs",
+      title: "Show this tag of every selected run at this step",
+      "aria-pressed": "false",
+      on: { click: () => this.setComparing(!this.comparing) },
+    });
+    this.controls.append(this.compareButton);
     this.items = h("div", { class: `tbnb-items tbnb-items-${this.kind}` });
     this.info = h("div", { class: "tbnb-blob-info", hidden: true });
+    this.compare = null; // made when first asked for (the media view's BlobCompare)
     this.plot.append(this.controls, this.info, this.items);
+  }
+
+  setComparing(on) {
+    this.comparing = on;
+    this.compareButton.classList.toggle("tbnb-on", on);
+    this.compareButton.setAttribute("aria-pressed", String(on));
+    if (on && !this.compare) {
+      mediaView(this).then((mod) => {
+        if (this.destroyed || this.compare) return;
+        mod.addMediaStyle(this.board.root);
+        this.compare = new mod.BlobCompare(this);
+        this.plot.append(this.compare.el);
+        this.redraw();
+      }, (error) => this.fail(error.message));
+    }
+    this.redraw();
+  }
+
+  /** The scalar cards' selected step (or link by step) changed: follow it when linked. */
+  settingChanged(name) {
+    if (LINK_TRAITS.includes(name) && this.data && this.data.length) {
+      const linked = boardLinkedStep(this.board);
+      if (linked !== null) {
+        this.index = atOrBefore(this.data.map((row) => row.step), linked);
+        this.follow = this.index === this.data.length - 1; // at the latest: new steps are followed
+      }
+    }
+    this.redraw();
+  }
+
+  runsChanged() {
+    if (this.compare) this.compare.reset();
+    super.runsChanged();
   }
 
   load() {
@@ -58,12 +92,15 @@ export class BlobCard extends RunCard {
       const before = this.data && this.data[this.index];
       this.data = blobSteps(entry);
       const last = this.data.length - 1;
+      const linked = boardLinkedStep(this.board);
       let index = last;
-      if (!this.follow && before) {
+      if (linked !== null) index = atOrBefore(this.data.map((row) => row.step), linked);
+      else if (!this.follow && before) {
         const same = this.data.findIndex((row) => row.step === before.step);
         index = same >= 0 ? same : Math.max(0, this.data.findIndex((row) => row.step > before.step));
       }
       this.index = index;
+      if (this.compare) this.compare.reset(); // new data: the other runs' steps are asked for again
       this.prune();
       this.loading = false;
       this.draw();
@@ -87,10 +124,13 @@ export class BlobCard extends RunCard {
       this.controls.hidden = true;
       this.info.textContent = "";
       this.items.replaceChildren(h("div", { class: "tbnb-placeholder", text: "No data for this run" }));
+      this.items.hidden = false;
+      if (this.compare) this.compare.el.hidden = true;
       return true;
     }
     const row = rows[this.index];
     this.controls.hidden = false;
+    this.el.dataset.step = String(row.step);
     this.stepper.set(rows.length, this.index);
     const when = Number.isFinite(row.wall) ? ` · ${formatDateTime(row.wall)}` : "";
     this.stepText.textContent = `step ${formatCount(row.step)}${when}`;
@@ -107,6 +147,9 @@ export class BlobCard extends RunCard {
     // Only when something changed: moving a playing <audio> out of the page pauses it.
     const now = this.items.children;
     if (now.length !== slots.length || slots.some((el, i) => now[i] !== el)) this.items.replaceChildren(...slots);
+    this.items.hidden = this.comparing && this.compare !== null;
+    if (this.compare) this.compare.el.hidden = !this.comparing;
+    if (this.comparing && this.compare) this.compare.render(row.step);
     return true;
   }
 
@@ -184,6 +227,7 @@ export class BlobCard extends RunCard {
     for (const entry of this.cache.values()) if (entry.url) URL.revokeObjectURL(entry.url);
     this.cache.clear();
     this.elements.clear();
+    if (this.compare) this.compare.destroy();
     super.destroy();
   }
 }

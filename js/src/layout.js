@@ -11,7 +11,9 @@
 //               with item {kind, tag, run, plugin}; plugin: whose tags it shows (the index's
 //               "plugin" field); noun: its data in messages ("No histogram data yet"); perRun:
 //               a card per tag and run (else one per tag drawing every run); redrawOn: traits
-//               whose change redraws its cards (optional)
+//               whose change redraws its cards (optional); tagsOf: the kind's tags from the
+//               index (plugin -> tag -> info) when they are not one plugin's (a segmentation is
+//               four series), default the plugin's
 //   cardTypes   true for a tab showing the kinds the `card_types` trait selects (time series)
 //   rowsPerTag  true to lay out a row per tag and a column per run (images, audio)
 //   section     a name: its cards go in one section of that name, the tag filter aside (a
@@ -194,7 +196,7 @@ export function layoutItems({ dashboard, cardTypes, tags, shown, filter = "", pi
   const runsOf = new Map(); // tag -> [[kind, runs]]
   for (const kind of kinds) {
     const spec = KINDS.get(kind);
-    const byTag = spec && tags.get(spec.plugin);
+    const byTag = spec && (spec.tagsOf ? spec.tagsOf(tags) : tags.get(spec.plugin));
     if (!byTag) continue;
     for (const [tag, info] of byTag) {
       const runs = (info.runs || []).filter((run) => shown.has(run));

@@ -44,9 +44,10 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   assert.deepEqual(kindsFor("timeseries", []), []);
   assert.deepEqual(kindsFor("timeseries", undefined), ["scalars", "histograms", "images"], "no trait: TensorBoard's three");
   assert.deepEqual(kindsFor("timeseries", CARD_TYPES), ["scalars", "histograms", "images", "pr_curves"], "PR cards on request");
-  for (const id of ["scalars", "histograms", "distributions", "images", "audio", "text"]) {
+  for (const id of ["scalars", "histograms", "distributions", "audio", "text"]) {
     assert.deepEqual(kindsFor(id, []), [id], "card_types applies to the time series tab only");
   }
+  assert.deepEqual(kindsFor("images", []), ["images", "segmentation"], "segmentation cards: the images tab's");
   assert.equal(kindOf("distributions").plugin, "histograms");
   assert.equal(kindOf("images").plugin, "images");
   assert.ok(showsCardTypes("timeseries") && showsCardTypes("nonsense") && !showsCardTypes("images"));
@@ -55,7 +56,8 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   assert.ok(["histograms", "distributions", "images", "audio", "text"].every(perRun));
   const redraw = new Map(redrawTraits());
   for (const name of ["step_selection", "selected_step", "range_selection", "selected_range", "link_step", "card_steps", "tooltip_sort", "tooltip_rows"]) {
-    assert.deepEqual(redraw.get(name), ["scalars"], name);
+    const linked = ["selected_step", "link_step"].includes(name); // link by step: media cards follow
+    assert.deepEqual([...redraw.get(name)].sort(), linked ? ["audio", "images", "scalars", "segmentation"] : ["scalars"], name);
   }
   assert.deepEqual(redraw.get("histogram_mode"), ["histograms"]);
   assert.deepEqual(redraw.get("hparams_join"), ["hparams"]);

@@ -4,6 +4,7 @@
 import { formatSampleRate } from "../blob.js";
 import { BlobCard } from "../blob_card.js";
 import { h } from "../dom.js";
+import { LINK_TRAITS } from "../step_link.js";
 
 export class AudioCard extends BlobCard {
   renderInfo(row) {
@@ -26,7 +27,7 @@ export const dashboard = {
   id: "audio",
   label: "Audio",
   cards: {
-    audio: { Card: AudioCard, plugin: "audio", noun: "audio", perRun: true },
+    audio: { Card: AudioCard, plugin: "audio", noun: "audio", perRun: true, redrawOn: LINK_TRAITS },
   },
   rowsPerTag: true,
 };

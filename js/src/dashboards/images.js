@@ -1,9 +1,13 @@
 // The images tab: a card per image tag and run, with a step slider and the step's images (all of
-// its batch); small images are scaled up with hard pixel edges. Also a card type of the time
-// series tab.
+// its batch); images scaled up are drawn with hard pixel edges (a filter or activation grid of
+// tbnb.log_filters / log_activations stays readable). Also a card type of the time series tab.
+// A segmentation logged by tbnb.log_segmentation gets a segmentation card of its own
+// (segmentation_card.js), laid out before its TAG/image, /label and /prediction image cards.
 
 import { BlobCard } from "../blob_card.js";
 import { h } from "../dom.js";
+import { LINK_TRAITS } from "../step_link.js";
+import { segmentationKind } from "./segmentation_card.js";
 
 export class ImageCard extends BlobCard {
   show(entry, step, index) {
@@ -17,10 +21,11 @@ export class ImageCard extends BlobCard {
       img.width = entry.width;
       img.height = entry.height;
     }
-    // Small images are scaled up with hard pixel edges (MNIST digits, feature maps).
+    // Images scaled up get hard pixel edges, no blur (MNIST digits, feature maps, filter grids):
+    // at any enlargement, as a 1.5x blur already smears a 3x3 filter.
     img.addEventListener("load", () => {
       const scale = Math.min(img.clientWidth / img.naturalWidth, img.clientHeight / img.naturalHeight);
-      img.classList.toggle("tbnb-pixelated", scale >= 2);
+      img.classList.toggle("tbnb-pixelated", scale > 1);
     });
     return h("div", { class: "tbnb-image" }, img);
   }
@@ -31,7 +36,8 @@ export const dashboard = {
   id: "images",
   label: "Images",
   cards: {
-    images: { Card: ImageCard, plugin: "images", noun: "image", perRun: true },
+    images: { Card: ImageCard, plugin: "images", noun: "image", perRun: true, redrawOn: LINK_TRAITS },
+    segmentation: segmentationKind,
   },
   rowsPerTag: true,
 };

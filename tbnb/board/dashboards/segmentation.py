@@ -9,6 +9,10 @@ at a step): a ``changed`` message naming that series is what makes the remembere
 again (pushed.py), so the card hears of new steps while training writes. The masks travel as
 uint8 class ids (``log_segmentation`` allows at most 256 classes; a record naming more is sent as
 int64), the image as RGBA bytes; the three together are held to ``max_blob_bytes``.
+
+The card's view (and the "compare runs" row of image and audio cards) is not in the bundle saved
+with every widget: ``media_code`` sends its script the first time a card needs it (js/build.mjs
+LAZY), as the projector's view is sent.
 """
 
 from __future__ import annotations
@@ -27,11 +31,14 @@ from ...reader.plugins.segmentation import (
     parse_classes,
     segmentation,
 )
+from .. import assets
 from ..codec import encode
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
 from .common import check_runs
 
+#: The media view's script (js/src/media_view.js), built next to the bundle.
+MEDIA_CODE = "media_view.js"
 #: The series a ``segmentation_steps`` request names: the last image written at a step.
 WATCHED = IMAGES[-1]
 
@@ -152,10 +159,22 @@ def answer_step(source: MultiLogdir, content: dict[str, Any], settings: Settings
     return encode({"type": "segmentation", "id": request_id, "tag": tag, "run": run, "step": step, **fields})
 
 
+def media_code(source: MultiLogdir, content: dict[str, Any], settings: Settings) -> Reply:
+    """``media_code``: the media view's script (a classic script, run once per page)."""
+    request_id = Fields(content).integer("id")
+    path = assets.BUNDLE.parent / MEDIA_CODE
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise RequestError(f"the media view's code is not built ({path} is missing): {assets.BUILD_HINT}") from None
+    return {"type": "media_code", "id": request_id, "size": len(data)}, [data]
+
+
 def steps_key(request: Mapping[str, Any]) -> tuple[Any, ...]:
     """A card's steps request replaces its previous one (same tag and runs)."""
     return (request["type"], request["tag"], tuple(request["runs"]))
 
 
-REQUESTS: dict[str, Handler] = {"segmentation_steps": answer_steps, "segmentation": answer_step}
+REQUESTS: dict[str, Handler] = {"segmentation_steps": answer_steps, "segmentation": answer_step,
+                                "media_code": media_code}
 PUSHED: dict[str, PushKey] = {"segmentation_steps": steps_key}

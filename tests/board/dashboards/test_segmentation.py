@@ -145,3 +145,14 @@ def test_new_steps_are_pushed_while_training_writes(make_board, tmp_path: Path) 
     page.board._poll_tick()
     assert len([c for c, _ in page.recorder.sent if c.get("push")]) == 1
     writer.close()
+
+
+def test_the_media_view_code_is_sent_or_missing_is_an_error(make_board, tmp_path: Path, bundle: Path) -> None:
+    with EventWriter(tmp_path / "seg") as w:
+        _write(w, [0])
+    page = Page(make_board(tmp_path))
+    assert "media_view.js is missing" in _error(page, {"type": "media_code"})
+    (bundle.parent / "media_view.js").write_text("globalThis.__tbnb_media_view__ = {};")
+    reply, buffers = page.ask({"type": "media_code", "id": 2})
+    assert reply == {"type": "media_code", "id": 2, "size": len(bytes(buffers[0]))}
+    assert bytes(buffers[0]).startswith(b"globalThis.__tbnb_media_view__")
