@@ -17,6 +17,7 @@ PRINTS = {
                      "report.html: 4 cards"],
     "diagnostics.ipynb": ["sgd/lr_20: lr_too_high", "sgd/40_images: overfitting",
                           "adam/lr_1e-6: update_ratio_low", "5 series, 5 outside"],
+    "segmentation.ipynb": ["steps: [0, 20, 40, 60, 80, 100, 120, 140, 160]", "label read back exactly: True"],
 }
 
 
