@@ -31,6 +31,7 @@ from .dashboards import dashboard_names, trait_mixins
 from .dashboards.scalar_axes import XAxis
 from .derived import DerivedTraits
 from .first_read import first_read
+from .iou_scalars import IouScalars
 from .poll import Poller, weak_call
 from .preload import push_plotly_once
 from .protocol import (
@@ -123,6 +124,7 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
         # Boards on the same logdir with the same flags share one reader (released with the last).
         self._source = shared.acquire(logdir, logdir_spec, samples_per_plugin=samples_per_plugin,
                                       purge_orphaned_data=purge_orphaned_data, storage_options=storage_options)
+        self._source.virtual.set_provider("iou", IouScalars())  # TAG/iou/<class>, TAG/miou of segmentations
         self._reload_interval = float(reload_interval)
         self._state_lock = threading.RLock()
         self._tick_lock = threading.Lock()
