@@ -57,7 +57,7 @@ test("each dashboard's kind of card, and the plugin it reads", () => {
   const redraw = new Map(redrawTraits());
   for (const name of ["step_selection", "selected_step", "range_selection", "selected_range", "link_step", "card_steps", "tooltip_sort", "tooltip_rows"]) {
     const linked = ["selected_step", "link_step"].includes(name); // link by step: media cards follow
-    assert.deepEqual([...redraw.get(name)].sort(), linked ? ["audio", "images", "scalars", "segmentation"] : ["scalars"], name);
+    assert.deepEqual([...redraw.get(name)].sort(), linked ? ["audio", "histograms", "images", "scalars", "segmentation"] : ["scalars"], name);
   }
   assert.deepEqual(redraw.get("histogram_mode"), ["histograms"]);
   assert.deepEqual(redraw.get("hparams_join"), ["hparams"]);

@@ -1,12 +1,14 @@
 // A histogram card (one tag, one run): the kernel's rebinned steps (30 bins over the run's
 // range) drawn as TensorBoard's OFFSET ridges or OVERLAY lines (the `histogram_mode` trait);
-// hovering a point names its step, its bucket's range and its count.
+// hovering a point names its step, its bucket's range and its count. With link by step, the
+// step the scalar cards select (its nearest logged step at or before) is drawn bold.
 
 import { AXIS, ChartCard } from "../chart_card.js";
 import { rampColor } from "../colors.js";
 import { escapePlotly, formatDateTime } from "../format.js";
 import { fromHistogramMessage, offsetGeometry, overlayGeometry } from "../histogram.js";
 import { stepCount } from "../run_card.js";
+import { atOrBefore, boardLinkedStep, LINK_TRAITS } from "../step_link.js";
 import { timeTicks } from "../ticks.js";
 import { toDisplayX } from "../xaxis.js";
 
@@ -54,6 +56,8 @@ export class HistogramCard extends ChartCard {
     const name = escapePlotly(this.run);
     const template = this.hoverTemplate();
     const spec = { times, counts, bins, edges };
+    const linked = boardLinkedStep(this.board);
+    const mark = linked === null ? -1 : atOrBefore(steps, linked); // the row drawn bold
     const valueAxis = { ...AXIS, fixedrange: true, exponentformat: "e", hoverformat: ".4~g" };
     Object.assign(layout, { hovermode: "closest", dragmode: false });
     if (this.board.trait(MODE) === "overlay") {
@@ -64,7 +68,7 @@ export class HistogramCard extends ChartCard {
         name,
         x: line.x,
         y: line.y,
-        line: { color: rampColor(color, line.fraction), width: 1.2 },
+        line: { color: rampColor(color, line.fraction), width: line.row === mark ? 3 : 1.2 },
         customdata: this.hoverData(line),
         hovertemplate: template,
         showlegend: false,
@@ -84,7 +88,7 @@ export class HistogramCard extends ChartCard {
       y: ridge.y,
       fill: "toself",
       fillcolor: rampColor(color, ridge.fraction),
-      line: { color: outline, width: 0.6 },
+      line: ridge.row === mark ? { color: this.board.colors.text, width: 2 } : { color: outline, width: 0.6 },
       hoveron: "points",
       customdata: this.hoverData(ridge),
       hovertemplate: template,
@@ -114,6 +118,6 @@ export const dashboard = {
   id: "histograms",
   label: "Histograms",
   cards: {
-    histograms: { Card: HistogramCard, plugin: "histograms", noun: "histogram", perRun: true, redrawOn: [MODE] },
+    histograms: { Card: HistogramCard, plugin: "histograms", noun: "histogram", perRun: true, redrawOn: [MODE, ...LINK_TRAITS] },
   },
 };
