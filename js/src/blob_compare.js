@@ -51,7 +51,7 @@ export class BlobCompare {
       const steps = this.listing.get(run);
       const i = steps ? atOrBefore(steps, step) : -1;
       const head = h("div", { class: "tbnb-compare-head", title: run }, h("span", { class: "tbnb-dot", style: { background: this.card.board.colorOf(run) } }), h("span", { text: run }));
-      if (i < 0) return h("div", { class: "tbnb-compare-cell", dataset: { run } }, head, h("div", { class: "tbnb-placeholder", text: "No data for this run" }));
+      if (i < 0 || steps[i] > step) return h("div", { class: "tbnb-compare-cell", dataset: { run } }, head, h("div", { class: "tbnb-placeholder", text: `Nothing logged at or before step ${formatCount(step)}` }));
       const at = steps[i];
       head.append(h("span", { text: ` · step ${formatCount(at)}` }));
       return h("div", { class: "tbnb-compare-cell", dataset: { run, step: String(at) } }, head, this.slot(run, at, drawn));

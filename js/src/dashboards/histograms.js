@@ -1,10 +1,12 @@
 // A histogram card (one tag, one run): the kernel's rebinned steps (30 bins over the run's
 // range) drawn as TensorBoard's OFFSET ridges or OVERLAY lines (the `histogram_mode` trait);
 // hovering a point names its step, its bucket's range and its count. With link by step, the
-// step the scalar cards select (its nearest logged step at or before) is drawn bold.
+// step the scalar cards select (its nearest logged step at or before) is drawn bold. "Compare
+// runs" draws every selected run's histogram at that step (or the latest) as lines, one a run.
 
 import { AXIS, ChartCard } from "../chart_card.js";
 import { rampColor } from "../colors.js";
+import { h } from "../dom.js";
 import { escapePlotly, formatDateTime } from "../format.js";
 import { fromHistogramMessage, offsetGeometry, overlayGeometry } from "../histogram.js";
 import { stepCount } from "../run_card.js";
@@ -16,8 +18,61 @@ import { toDisplayX } from "../xaxis.js";
 const MODE = "histogram_mode";
 
 export class HistogramCard extends ChartCard {
+  build() {
+    super.build();
+    this.comparing = false;
+    this.compared = null; // [{run, steps, edges, counts, bins}] of every selected run
+    this.compareButton = h("button", {
+      type: "button",
+      class: "tbnb-btn tbnb-compare-toggle",
+      text: "Compare runs",
+      title: "Every selected run's histogram at one step",
+      "aria-pressed": "false",
+      on: { click: () => this.setComparing(!this.comparing) },
+    });
+    this.sub.append(this.compareButton);
+  }
+
+  setComparing(on) {
+    this.comparing = on;
+    this.compareButton.classList.toggle("tbnb-on", on);
+    this.compareButton.setAttribute("aria-pressed", String(on));
+    if (on) this.loadCompared();
+    this.redraw();
+  }
+
+  loadCompared() {
+    const runs = this.board.runsForTag(this.tag, this.plugin);
+    this.request("compare", { type: "histograms", tag: this.tag, runs, x_axis: "step" }, (msg) => {
+      this.compared = (msg.series || []).filter((e) => e && typeof e.run === "string").map((e) => ({ run: e.run, ...fromHistogramMessage(e) }));
+      this.redraw();
+    });
+  }
+
   load() {
     this.loadRun("histograms", fromHistogramMessage);
+    if (this.comparing) this.loadCompared();
+  }
+
+  /** Each run's histogram at the linked step (else the latest step of any run), as lines. */
+  comparedFigure() {
+    const layout = this.baseLayout();
+    const linked = boardLinkedStep(this.board);
+    let target = linked;
+    if (target === null) for (const d of this.compared) if (d.steps.length) target = Math.max(target ?? -Infinity, d.steps[d.steps.length - 1]);
+    const traces = [];
+    for (const d of this.compared) {
+      const i = target === null ? -1 : atOrBefore(d.steps, target);
+      if (i < 0 || !d.bins || d.steps[i] > target) continue; // nothing logged yet at that step
+      const x = Array.from({ length: d.bins }, (_, b) => (d.edges[b] + d.edges[b + 1]) / 2);
+      const name = `${escapePlotly(d.run)} · step ${d.steps[i]}`;
+      traces.push({ type: "scatter", mode: "lines", name, x, y: Array.from(d.counts.subarray(i * d.bins, (i + 1) * d.bins)),
+        line: { color: this.board.colorOf(d.run), width: 1.6, shape: "spline" }, hovertemplate: `${name}<br>%{x:.4~g}: <b>%{y:,.4~g}</b><extra></extra>` });
+    }
+    Object.assign(layout, { hovermode: "closest", dragmode: false, showlegend: true, legend: { orientation: "h", y: -0.2, font: { size: 10 } } });
+    layout.xaxis = { ...AXIS, fixedrange: true, exponentformat: "e" };
+    layout.yaxis = { ...AXIS, fixedrange: true, rangemode: "tozero" };
+    return { traces, layout };
   }
 
   describe() {
@@ -48,6 +103,7 @@ export class HistogramCard extends ChartCard {
   }
 
   figure() {
+    if (this.comparing && this.compared) return this.comparedFigure();
     const layout = this.baseLayout();
     const { steps, counts, bins, edges, axis, unit } = this.data;
     if (!steps.length || !bins) return { traces: [], layout };

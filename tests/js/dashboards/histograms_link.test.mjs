@@ -38,3 +38,17 @@ test("OVERLAY: the line of the linked step is drawn bold", () => {
   assert.deepEqual(bold(traces, (t) => t.line.width === 3), [30]);
   assert.equal(traces.length, 4);
 });
+
+test("compare runs: each run's histogram at the linked step (else the latest), one line a run", () => {
+  const c = card("offset", { link_step: true, selected_step: 15 });
+  const mk = (run, steps, rows) => ({ run, steps: new Float64Array(steps), edges: new Float64Array([0, 1, 2, 3]), bins: 3, counts: new Float64Array(rows.flat()) });
+  c.comparing = true;
+  c.compared = [mk("a", [0, 10, 20], [[1, 1, 1], [2, 5, 2], [9, 9, 9]]), mk("b", [12], [[4, 0, 1]]), mk("late", [30], [[1, 2, 3]])];
+  const { traces } = c.figure();
+  assert.deepEqual(traces.map((t) => [t.name, t.x, t.y]), [
+    ["a · step 10", [0.5, 1.5, 2.5], [2, 5, 2]],
+    ["b · step 12", [0.5, 1.5, 2.5], [4, 0, 1]],
+  ], "late logged nothing at or before 15: left out");
+  c.board.model.get = (name) => (name === "link_step" ? false : null);
+  assert.deepEqual(c.figure().traces.map((t) => t.name), ["a · step 20", "b · step 12", "late · step 30"], "unlinked: the latest step of any run");
+});
