@@ -66,13 +66,6 @@ export function registerDashboard(d) {
 for (const d of Object.values(registry)) registerDashboard(d);
 const DEFAULT = BY_ID.get(DASHBOARD_IDS[0]) || DASHBOARDS[0];
 
-/** Every kind of card: kind -> {kind, Card, plugin, noun, perRun, redrawOn, label (its tab's)}. */
-export const KINDS = new Map(
-  DASHBOARDS.flatMap((d) =>
-    Object.entries(d.cards).map(([kind, spec]) => [kind, { redrawOn: [], plugins: [spec.plugin], ...spec, kind, label: d.label }]),
-  ),
-);
-
 // The custom cards (board.add_card): a kind of no dashboard, laid out in the time series tab.
 KINDS.set("custom", { ...CUSTOM_KIND, kind: "custom" });
 
