@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import time
 
 import numpy as np
@@ -174,7 +175,8 @@ def test_tsne_job_runs_reports_and_stops(make_board, logdir):
     while (reply := page.decoded(long))["state"] == "running" and time.time() < deadline:
         time.sleep(0.5)
     assert reply["state"] == "stopped", reply
-    assert reply["progress"][0] < reply["progress"][1]  # stopped before its end
+    if importlib.util.find_spec("openTSNE") is not None:  # scikit-learn's TSNE runs whole (nonlinear.py)
+        assert reply["progress"][0] < reply["progress"][1]  # stopped before its end
     assert page.decoded(long)["state"] == "stopped"  # asking again does not start it again
     assert page.decoded({**long, "rerun": True})["state"] == "running"
     page.decoded({**long, "type": "projector_stop"})
