@@ -102,12 +102,12 @@ def test_only_answered_types_are_pushed() -> None:
 
 def test_the_registry_covers_the_wire_protocol() -> None:
     # The built-in dashboards' (installed ones add theirs: test_extensions.py), and "plugins".
-    assert sorted(dashboards.handlers(dashboards.MODULES)) == ["blob", "blobs", "csv", "custom_scalars",
-                                             "diagnostic_chart", "diagnostics", "distributions", "graph",
-                                             "graph_explorer", "graph_list", "histograms", "hparams", "json", "mesh",
-                                             "meshes", "plugins", "pr_curves", "projector_code", "projector_index",
-                                             "projector_metadata", "projector_neighbors", "projector_points",
-                                             "projector_sprite", "projector_stop", "series", "step_table", "text"]
+    assert sorted(dashboards.handlers(dashboards.MODULES)) == [
+        "blob", "blobs", "csv", "custom_scalars", "diagnostic_chart", "diagnostics", "distributions", "graph",
+        "graph_explorer", "graph_list", "histograms", "hparams", "json", "media_code", "mesh", "meshes", "plugins",
+        "pr_curves", "projector_code", "projector_index", "projector_metadata", "projector_neighbors",
+        "projector_points", "projector_sprite", "projector_stop", "segmentation", "segmentation_steps", "series",
+        "step_table", "text"]
     assert sorted(dashboards.push_keys(dashboards.MODULES)) == ["diagnostic_chart", "diagnostics", "distributions", "histograms",
                                               "pr_curves", "series", "step_table"]
 
