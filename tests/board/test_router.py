@@ -109,7 +109,7 @@ def test_the_registry_covers_the_wire_protocol() -> None:
         "projector_points", "projector_sprite", "projector_stop", "segmentation", "segmentation_steps", "series",
         "step_table", "text"]
     assert sorted(dashboards.push_keys(dashboards.MODULES)) == ["diagnostic_chart", "diagnostics", "distributions", "histograms",
-                                              "pr_curves", "series", "step_table"]
+                                              "pr_curves", "segmentation_steps", "series", "step_table"]
 
 
 def test_every_registered_dashboard_is_named_in_the_shared_constants() -> None:
