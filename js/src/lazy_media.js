@@ -3,25 +3,10 @@
 // is saved with every widget: the kernel sends it the first time a card needs it ({"type": "media_code"}), to
 // run once per page as a classic script, as the projector's view is.
 
+import { runViewScript } from "./view_script.js";
+
 const GLOBAL = "__tbnb_media_view__";
 let loading = null; // one promise per page
-
-function run(bytes) {
-  return new Promise((resolve, reject) => {
-    const url = URL.createObjectURL(new Blob([bytes], { type: "text/javascript" }));
-    const script = document.createElement("script");
-    const done = (error) => {
-      URL.revokeObjectURL(url);
-      script.remove();
-      if (!error && globalThis[GLOBAL]) resolve(globalThis[GLOBAL]);
-      else reject(error || new Error("the media view's code ran but did not register"));
-    };
-    script.onload = () => done(null);
-    script.onerror = () => done(new Error("the media view's code could not be run"));
-    script.src = url;
-    document.head.appendChild(script);
-  });
-}
 
 /** The media view module, asked for through the Board of `card` the first time: through the
  * router, not the card, so that the card going away does not leave every other card waiting. */
@@ -34,7 +19,7 @@ export function mediaView(card) {
         priority: () => 10,
         onReply: (msg, buffers) => {
           if (!buffers || !buffers.length) reject(new Error("the kernel sent no code"));
-          else run(buffers[0]).then(resolve, reject);
+          else runViewScript(buffers[0], GLOBAL, "the media view's code").then(resolve, reject);
         },
         onError: (message) => reject(new Error(message)),
       });

@@ -6,29 +6,12 @@
 
 import { Card } from "../card.js";
 import { h } from "../dom.js";
+import { runViewScript } from "../view_script.js";
 
 const GLOBAL = "__tbnb_projector_view__";
 const TRAITS = ["projector_run", "projector_embedding", "projector_method", "projector_dims", "projector_params",
   "projector_color_by", "projector_label_by", "projector_search", "projector_selection"];
 let loading = null; // one promise per page
-
-/** Run the view module's bytes as a classic script; resolves with what it put on globalThis. */
-export function runViewCode(bytes) {
-  return new Promise((resolve, reject) => {
-    const url = URL.createObjectURL(new Blob([bytes], { type: "text/javascript" }));
-    const script = document.createElement("script");
-    const done = (error) => {
-      URL.revokeObjectURL(url);
-      script.remove();
-      if (!error && globalThis[GLOBAL]) resolve(globalThis[GLOBAL]);
-      else reject(error || new Error("the projector's code ran but did not register"));
-    };
-    script.onload = () => done(null);
-    script.onerror = () => done(new Error("the projector's code could not be run"));
-    script.src = url;
-    document.head.appendChild(script);
-  });
-}
 
 export class ProjectorCard extends Card {
   build() {
@@ -64,7 +47,7 @@ export class ProjectorCard extends Card {
       loading = new Promise((resolve, reject) => {
         this.request("code", { type: "projector_code" }, (msg, buffers) => {
           if (!buffers.length) reject(new Error("the kernel sent no code"));
-          else runViewCode(buffers[0]).then(resolve, reject);
+          else runViewScript(buffers[0], GLOBAL, "the projector's code").then(resolve, reject);
         }, (message) => reject(new Error(message)));
       });
       loading.catch(() => (loading = null));
