@@ -173,7 +173,7 @@ export class BlobCard extends RunCard {
 
   ask(step, index) {
     const content = { type: "blob", tag: this.tag, run: this.run, step, index };
-    this.request(`blob${index}`, content, (msg, buffers) => {
+    this.requestOnce(`blob${index}`, step, content, (msg, buffers) => {
       const s = Number(msg.step ?? step);
       const i = Number(msg.index ?? index);
       const outcome = blobOutcome(this.kind, msg, buffers);

@@ -32,7 +32,7 @@ export class BlobCompare {
 
   load() {
     const runs = this.runs();
-    this.card.request("compare", { type: "blobs", tag: this.card.tag, runs }, (msg) => {
+    this.card.requestOnce("compare", runs.join("\u0000"), { type: "blobs", tag: this.card.tag, runs }, (msg) => {
       this.listing = new Map((msg.runs || []).filter((e) => e && typeof e.run === "string").map((e) => [e.run, blobSteps(e).map((row) => row.step)]));
       this.card.redraw();
     });
@@ -74,7 +74,7 @@ export class BlobCompare {
 
   ask(run, step) {
     const content = { type: "blob", tag: this.card.tag, run, step, index: 0 };
-    this.card.request(`compare:${run}`, content, (msg, buffers) => {
+    this.card.requestOnce(`compare:${run}`, step, content, (msg, buffers) => {
       const outcome = blobOutcome(this.card.kind, msg, buffers);
       const entry = { ...outcome, size: Number(msg.size), width: msg.width, height: msg.height, url: null };
       if (outcome.show === "ok") entry.url = URL.createObjectURL(new Blob([outcome.bytes], { type: outcome.mime }));

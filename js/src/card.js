@@ -36,6 +36,7 @@ export class Card {
     this.expanded = false;
     this.destroyed = false;
     this.purposes = new Set();
+    this.inFlight = new Map(); // purpose -> what requestOnce asked for and awaits
     this.pushes = new PushSlots(); // requests by purpose, for pushed replies
     this.init();
     this.pinButton = iconButton("pin", "Pin", () => this.board.togglePin(this.tag));
@@ -145,6 +146,32 @@ export class Card {
     });
     this.pushes.asked(purpose, id, content, deliver);
     return id;
+  }
+
+  /**
+   * request(), unless a request of `purpose` for the same `what` (a step, an item) is in flight:
+   * then nothing is sent and null is returned. For what render() asks while it shows "loading…":
+   * each poll's pushed data renders the card again, and asking again would supersede the request
+   * in flight, so a kernel slower than the poll interval would never be heard.
+   */
+  requestOnce(purpose, what, content, onReply, onError = (message) => this.fail(message)) {
+    if (this.inFlight.get(purpose) === what) return null;
+    this.inFlight.set(purpose, what);
+    const settle = () => {
+      if (this.inFlight.get(purpose) === what) this.inFlight.delete(purpose);
+    };
+    return this.request(
+      purpose,
+      content,
+      (msg, buffers) => {
+        settle();
+        onReply(msg, buffers);
+      },
+      (message) => {
+        settle();
+        onError(message);
+      },
+    );
   }
 
   /** A reply the kernel pushed (protocol.md, "Pushed replies"); returns whether it was taken. */

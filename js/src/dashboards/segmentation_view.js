@@ -38,10 +38,6 @@ export class SegmentationView {
     this.opacity = 0.5;
     this.hidden = new Set(); // class ids switched off in the legend
     this.cache = new Map(); // step -> decoded "segmentation" reply, or {error}
-    // The step whose pixels are asked and not yet answered. Every redraw (each poll's pushed list
-    // of steps, a setting) renders again; asking again would supersede the request in flight and,
-    // when a reply takes longer than the poll interval, no reply would ever be taken.
-    this.asking = null;
     this.classes = [];
     this.palette = [];
     this.build();
@@ -254,23 +250,17 @@ export class SegmentationView {
   }
 
   ask(step) {
-    if (this.asking === step) return;
-    this.asking = step;
-    const done = (s) => {
-      if (this.asking === s) this.asking = null;
-    };
     const content = { type: "segmentation", tag: this.tag, run: this.run, step };
-    this.request(
+    this.card.requestOnce(
       "pixels",
+      step,
       content,
       (msg) => {
         const s = Number(msg.step ?? step);
-        done(step);
         this.remember(s, msg);
         if (this.data && this.data[this.index] === s) this.redraw();
       },
       (message) => {
-        done(step);
         this.remember(step, { error: message });
         if (this.data && this.data[this.index] === step) this.redraw();
       },

@@ -1,4 +1,4 @@
-// The segmentation card's view against its requests: a step's pixels are asked once while the
+// The segmentation card's view against its requests (Card.requestOnce): a step's pixels are asked once while the
 // request is in flight. Every poll pushes the list of steps again and the card redraws; asking
 // again on each redraw superseded the request in flight (requests.js drops a stale reply), so a
 // kernel slower than the poll interval never got its reply shown.
@@ -12,6 +12,7 @@ const { window } = new JSDOM("<!doctype html><body></body>");
 globalThis.document = window.document;
 globalThis.Node = window.Node;
 const { SegmentationView } = await import("../../../js/src/dashboards/segmentation_view.js");
+const { Card } = await import("../../../js/src/card.js");
 
 function fakeCard() {
   const asked = [];
@@ -31,6 +32,8 @@ function fakeCard() {
     },
     draw() {},
     redraw() {},
+    inFlight: new Map(),
+    requestOnce: Card.prototype.requestOnce, // the real one, over the recording request() above
   };
   return card;
 }
