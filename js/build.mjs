@@ -18,14 +18,14 @@ import path from "node:path";
 import { buildGraphExplorer } from "./build_graph_explorer.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const ENTRY = path.join(here, "src", "board.js");
-export const LIBS_ENTRY = path.join(here, "src", "markdown_libs.js");
+export const ENTRY = path.join(here, "src", "core", "board.js");
+export const LIBS_ENTRY = path.join(here, "src", "dashboards", "text", "markdown_libs.js");
 export const OUTFILE = path.join(here, "..", "tbnb", "static", "board.js");
 /** Dashboard code built apart from the bundle (which is saved with every widget) and sent by the
  * kernel when first needed, as plotly.js is: one classic script (IIFE) per entry, next to it. */
 export const LAZY = {
-  projector_view: path.join(here, "src", "dashboards", "projector_view.js"),
-  media_view: path.join(here, "src", "dashboards", "media_view.js"),
+  projector_view: path.join(here, "src", "dashboards", "projector", "projector_view.js"),
+  media_view: path.join(here, "src", "dashboards", "images", "media_view.js"),
 };
 const LIBS_MODULE = "tbnb:markdown-libs";
 /** plotly.js's cartesian-only dist bundle (npm, pinned to the Python plotly's plotly.js version):
@@ -99,7 +99,7 @@ export async function buildLazy(outdir = path.dirname(OUTFILE)) {
 
 /** The module `%load_ext tbnb` sends plotly.js with before any Board (src/preload.js): an ESM
  * of its own, next to the bundle. */
-export const PRELOAD = path.join(here, "src", "preload.js");
+export const PRELOAD = path.join(here, "src", "core", "preload.js");
 export const PRELOAD_OUT = path.join(path.dirname(OUTFILE), "preload.js");
 
 /** Build the preload module; resolves with its size in bytes. */

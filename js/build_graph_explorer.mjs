@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const EXPLORER_ENTRY = path.join(here, "src", "graph", "explorer_entry.js");
-export const WORKER_ENTRY = path.join(here, "src", "graph", "layout_worker.js");
+export const EXPLORER_ENTRY = path.join(here, "src", "dashboards", "graphs", "explorer_entry.js");
+export const WORKER_ENTRY = path.join(here, "src", "dashboards", "graphs", "layout_worker.js");
 export const EXPLORER_OUTFILE = path.join(here, "..", "tbnb", "static", "graph_explorer.js");
 
 const common = { bundle: true, target: ["es2020"], platform: "browser", logLevel: "warning" };

@@ -6,7 +6,8 @@ tbnb's Python (imports are read with a regex: ``import ... from "..."``,
 * no file over ``MAX_LINES`` lines;
 * the dashboards are the same on both sides: the kernel's registry
   (``tbnb/board/dashboards/__init__.py``'s ``MODULES``), the page's (``js/src/dashboards/index.js``,
-  one ``dashboards/<name>.js`` each, declaring ``id: "<name>"``) and ``constants.json``'s list.
+  one ``dashboards/<name>.js`` or ``dashboards/<name>/<name>.js`` each, declaring ``id: "<name>"``)
+  and ``constants.json``'s list.
 """
 
 from __future__ import annotations
@@ -67,10 +68,11 @@ def js_long_files(src: Path) -> dict[str, int]:
 
 def test_the_js_checks_see_the_page() -> None:
     graph, _ = js_graph(JS_SRC)
-    assert {"board.js", "router.js", "dashboards/index.js", "dashboards/scalars.js"} <= graph.keys()
+    assert {"core/board.js", "core/router.js", "dashboards/index.js", "dashboards/scalars.js"} <= graph.keys()
     assert "dashboards/scalars.js" in graph["dashboards/index.js"]  # export ... from
-    assert "router.js" in graph["board.js"]  # import ... from
-    assert any(spec == "tbnb:markdown-libs" for spec in js_imports(JS_SRC / "markdown.js"))  # import("...")
+    assert "core/router.js" in graph["core/board.js"]  # import ... from
+    markdown = JS_SRC / "dashboards" / "text" / "markdown.js"
+    assert any(spec == "tbnb:markdown-libs" for spec in js_imports(markdown))  # import("...")
 
 
 def test_the_js_checks_catch_a_circle_and_a_long_file(tmp_path: Path) -> None:
@@ -110,11 +112,11 @@ def _kernel_dashboards() -> list[str]:
 def test_the_kernel_and_the_page_have_the_same_dashboards() -> None:
     shared = json.loads((PACKAGE / "board" / "constants.json").read_text())["dashboards"]
     index = (JS_SRC / "dashboards" / "index.js").read_text()
-    page = re.findall(r'export\s*\{\s*dashboard\s+as\s+(\w+)\s*\}\s*from\s*"\./(\w+)\.js"', JS_COMMENT.sub("", index))
+    page = re.findall(r'export\s*\{\s*dashboard\s+as\s+(\w+)\s*\}\s*from\s*"\./([\w/]+\.js)"', JS_COMMENT.sub("", index))
     assert [name for name, _ in page] == shared, "js/src/dashboards/index.js against constants.json's dashboards"
-    for name, stem in page:
-        assert stem == name, f"dashboard {name} lives in dashboards/{name}.js, not {stem}.js"
-        assert f'id: "{name}"' in (JS_SRC / "dashboards" / f"{stem}.js").read_text(), f"{stem}.js's id"
+    for name, module in page:
+        assert module in (f"{name}.js", f"{name}/{name}.js"), f"dashboard {name} lives in {module}"
+        assert f'id: "{name}"' in (JS_SRC / "dashboards" / module).read_text(), f"{module}'s id"
     kernel = _kernel_dashboards()
     assert sorted(kernel) == sorted(set(shared) - PAGE_ONLY), "tbnb/board/dashboards MODULES against constants.json"
     for name in kernel:
@@ -125,8 +127,9 @@ def test_the_kernel_and_the_page_have_the_same_dashboards() -> None:
 #: cards' ``board`` and the dashboard contract's helpers (js/src/api.js), never the Board's
 #: machinery, so a built-in dashboard uses nothing an installed one could not reach the same way
 #: (docs/writing-a-dashboard.md).
-BOARD_INTERNALS = {"board.js", "board_listen.js", "layout.js", "router.js", "requests.js", "header.js",
-                   "sections.js", "cards.js", "run_selector.js", "settings.js", "plugins.js", "api.js"}
+BOARD_INTERNALS = {"core/board.js", "core/board_listen.js", "core/layout.js", "core/router.js", "core/requests.js",
+                   "widgets/header.js", "widgets/sections.js", "core/cards.js", "widgets/run_selector.js",
+                   "widgets/settings.js", "core/plugins.js", "api.js"}
 
 
 def dashboard_shortcuts(src: Path) -> list[str]:
@@ -139,6 +142,7 @@ def dashboard_shortcuts(src: Path) -> list[str]:
 def test_no_dashboard_imports_the_boards_internals(tmp_path: Path) -> None:
     assert dashboard_shortcuts(JS_SRC) == [], "dashboards importing the Board's own modules"
     (tmp_path / "dashboards").mkdir()
-    (tmp_path / "layout.js").write_text("export const x = 1;\n")
-    (tmp_path / "dashboards" / "mine.js").write_text('import { x } from "../layout.js";\n')
-    assert dashboard_shortcuts(tmp_path) == ["dashboards/mine.js -> layout.js"]
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "layout.js").write_text("export const x = 1;\n")
+    (tmp_path / "dashboards" / "mine.js").write_text('import { x } from "../core/layout.js";\n')
+    assert dashboard_shortcuts(tmp_path) == ["dashboards/mine.js -> core/layout.js"]

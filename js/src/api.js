@@ -5,15 +5,15 @@
 // dashboards are made of the same helpers, and both go through layout.js's registerDashboard.
 // Adding a helper is a minor change; removing or changing one is a new API_VERSION.
 
-import { Card } from "./card.js";
-import { CONFIG, ChartCard, baseLayout } from "./chart_card.js";
-import { decode, encode, toNumbers, toTypedArray } from "./codec.js";
+import { Card } from "./cards/card.js";
+import { CONFIG, ChartCard, baseLayout } from "./cards/chart_card.js";
+import { decode, encode, toNumbers, toTypedArray } from "./core/codec.js";
 import { h } from "./dom.js";
 import { formatCount, formatShort } from "./format.js";
-import { plotlyFor } from "./plotly.js";
-import { RunCard } from "./run_card.js";
-import { buildTable } from "./table.js";
-import { isDarkColor } from "./theme.js";
+import { plotlyFor } from "./core/plotly.js";
+import { RunCard } from "./cards/run_card.js";
+import { buildTable } from "./widgets/table.js";
+import { isDarkColor } from "./core/theme.js";
 
 /** The version of the contract; the kernel's tbnb/board/extensions.py PLUGIN_API says the same. */
 export const API_VERSION = 1;

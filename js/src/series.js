@@ -1,7 +1,7 @@
 // One card's data: per run {x, y, step, total, sent, exact} from "series" replies; the exact
 // points of a zoomed range spliced into the overview; point counts. Pure functions: no DOM.
 
-import { toNumbers } from "./codec.js";
+import { toNumbers } from "./core/codec.js";
 
 /** A decoded "series" entry -> {x, y, step, wall?, total, sent, exact} with Float64Arrays. */
 export function fromMessage(entry) {

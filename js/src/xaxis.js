@@ -4,7 +4,7 @@
 // log_step, relative_step and a scalar tag's values (x_axis naming a tag) are drawn as they
 // are; a log axis's range is in log10 units in plotly's layout.
 
-import { X_AXES } from "./constants.js";
+import { X_AXES } from "./core/constants.js";
 
 /** Whether the x axis names a scalar tag (its values are the x) rather than a fixed axis. */
 export function isTagAxis(axis) {

@@ -2,7 +2,7 @@
 
 A message's arrays are replaced by ``{"buffer": i, "dtype": ..., "shape": [...]}`` and their
 bytes (little-endian, C order) go in the message's buffer list, so nothing numeric is ever
-written as a JSON list. This module and ``js/src/codec.js`` are the only places that pack and
+written as a JSON list. This module and ``js/src/core/codec.js`` are the only places that pack and
 unpack them (protocol.md).
 """
 

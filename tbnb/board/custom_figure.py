@@ -104,7 +104,7 @@ def is_figure(value: Any) -> bool:
 
 def with_run_colors(data: list[dict[str, Any]], colors: Mapping[str, str]) -> list[dict[str, Any]]:
     """The traces, each one named after a run given that run's colour (line and marker) unless
-    it set a colour of its own; the twin of the page's ``runColored`` (custom_card.js)."""
+    it set a colour of its own; the twin of the page's ``runColored`` (js/src/cards/custom_card.js)."""
     out = []
     for trace in data:
         color = colors.get(trace.get("name")) if isinstance(trace.get("name"), str) else None

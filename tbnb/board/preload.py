@@ -2,7 +2,7 @@
 
 A user loads the extension well before running ``%tbnb``. Only a widget can bring code and
 bytes to the page, so ``%load_ext`` makes a small one that is never displayed: its module
-(``js/src/preload.js``, a few KB) takes plotly.js's cartesian build and runs it into the copy
+(``js/src/core/preload.js``, a few KB) takes plotly.js's cartesian build and runs it into the copy
 every Board on the page shares. The first Board then finds plotly.js there instead of sending
 it while it reads the logdir. The page says when the script ran, and the model is closed then,
 so it is not kept in a saved notebook's widget state.

@@ -13,7 +13,7 @@ from pathlib import Path
 VERSION = 1
 
 #: The constants both sides of the comm use, in one file: this module reads it and the page's
-#: build imports it (js/src/constants.js), so the two can never disagree.
+#: build imports it (js/src/core/constants.js), so the two can never disagree.
 _SHARED = json.loads((Path(__file__).with_name("constants.json")).read_text(encoding="utf-8"))
 
 DASHBOARDS: tuple[str, ...] = tuple(_SHARED["dashboards"])

@@ -1,7 +1,7 @@
 """Run colours for cards: the board's ``run_colors`` first, TensorBoard's palette after, and the
 histogram ramp (a run's colour made brighter for the first step, darker for the last).
 
-The ramp is the page's (js/src/colors.js: d3's HCL ``brighter``/``darker``, CIE Lab with the D50
+The ramp is the page's (js/src/core/colors.js: d3's HCL ``brighter``/``darker``, CIE Lab with the D50
 white point), ported so that a card's ridges have the colours the board's have.
 """
 

@@ -1,5 +1,5 @@
 """The figures of the diagnostics charts as static plotly figures (the page draws the same with
-js/src/dashboards/diagnostics_plot.js): from the chart data of
+js/src/dashboards/diagnostics/diagnostics_plot.js): from the chart data of
 ``reader/plugins/diagnostics/charts.py``. Every label from a log is escaped (``escape_plotly``).
 
 - pair: training and validation on one chart, the gap between them shaded (the training curve

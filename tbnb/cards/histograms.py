@@ -21,10 +21,10 @@ from .colors import ramp_color, with_alpha
 from .output import Card
 from .view import CardView
 
-#: A full ridge's share of a panel's height, and the most steps drawn (js/src/histogram.js).
+#: A full ridge's share of a panel's height, and the most steps drawn (js/src/dashboards/histograms/histogram.js).
 SLICE_FRACTION = 0.4
 MAX_CURVES = 100
-#: Column pairs of the distribution bands, outermost first, and their opacity (js distribution.js).
+#: Column pairs of the distribution bands, outermost first, and their opacity (js dashboards/distributions/distribution.js).
 BANDS = ((0, 8), (1, 7), (2, 6), (3, 5))
 BAND_OPACITY = 0.22
 PANEL_HEIGHT = 240

@@ -21,7 +21,7 @@ from .charts import AXIS, XAxis, base_layout, compact, escape_plotly, make_figur
 from .output import Card
 from .view import CardView
 
-#: TensorBoard's opacity of the unsmoothed line (js scalars_plot.js).
+#: TensorBoard's opacity of the unsmoothed line (js cards/scalar/scalars_plot.js).
 RAW_OPACITY = 0.25
 def _lines(view: CardView, tag: str) -> list[dict[str, Any]]:
     """Per shown run holding ``tag`` as scalars: x, raw y, smoothed y in the zoom range, thinned."""

@@ -7,7 +7,7 @@ the browser), skipped with ``--quick``.
 Page (Debian's headless Chromium, --disable-gpu: WebGL is SwiftShader, software on the CPU; a
 bare page, not JupyterLab: the renderer and plotly alone, fed the kernel's float32 positions):
 first 3D draw of the 100,000 PCA points [<= 2 s]; a camera move redrawn [<= 100 ms]: the frame
-drawn while the camera moves (a regular sample of the rows past projector_gl.js MOTION_POINTS)
+drawn while the camera moves (a regular sample of the rows past dashboards/projector/projector_gl.js MOTION_POINTS)
 and, reported beside it, the full frame drawn once the camera rests; the 1,000,000-point 2D PCA
 drawn by our renderer with its flat camera, colours and labels included [kernel PCA + draw <= 5 s],
 and by plotly's scattergl as a peer (once). The comm's transfer of the positions is not counted

@@ -10,8 +10,8 @@ import {
   formatSampleRate,
   imageFilter,
   tooLargeText,
-} from "../../js/src/blob.js";
-import { blobSteps } from "../../js/src/blob_card.js";
+} from "../../js/src/cards/blob.js";
+import { blobSteps } from "../../js/src/cards/blob_card.js";
 
 const bytes = [new DataView(new ArrayBuffer(8))];
 

@@ -1,7 +1,7 @@
 // The codec: placeholders {buffer, dtype, shape} <-> typed arrays, buffers as DataViews.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { decode, dtypeOf, encode, toNumbers, toTypedArray } from "../../js/src/codec.js";
+import { decode, dtypeOf, encode, toNumbers, toTypedArray } from "../../js/src/core/codec.js";
 
 test("round trip float64/float32/int64/uint8 with shapes", () => {
   const x = new Float64Array([0.5, -1e300, NaN, Infinity]);

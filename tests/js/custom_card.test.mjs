@@ -2,8 +2,8 @@
 // under the user's layout, and the "Custom" section the time series tab lays out for them.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { runColored, themedLayout } from "../../js/src/custom_card.js";
-import { emptyMessage, kindOf, layoutItems } from "../../js/src/layout.js";
+import { runColored, themedLayout } from "../../js/src/cards/custom_card.js";
+import { emptyMessage, kindOf, layoutItems } from "../../js/src/core/layout.js";
 
 const colorOf = (run) => ({ a: "#111111", b: "#222222" })[run];
 

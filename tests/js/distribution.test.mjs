@@ -10,7 +10,7 @@ import {
   distributionBands,
   fromDistributionMessage,
   rowOrder,
-} from "../../js/src/distribution.js";
+} from "../../js/src/dashboards/distributions/distribution.js";
 
 const SHARED = JSON.parse(readFileSync(new URL("../../tbnb/board/constants.json", import.meta.url), "utf8"));
 

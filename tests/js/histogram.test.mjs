@@ -1,7 +1,7 @@
 // Histogram geometry (offset ridges, overlay lines) and the colour ramp from light to dark.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { PALETTE, hexToRgb, rampColor, rgbToHcl } from "../../js/src/colors.js";
+import { PALETTE, hexToRgb, rampColor, rgbToHcl } from "../../js/src/core/colors.js";
 import {
   SLICE_FRACTION,
   centroids,
@@ -10,7 +10,7 @@ import {
   offsetGeometry,
   overlayGeometry,
   thinIndices,
-} from "../../js/src/histogram.js";
+} from "../../js/src/dashboards/histograms/histogram.js";
 
 const close = (a, b, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps * Math.max(1, Math.abs(a), Math.abs(b)), `${a} != ${b}`);
 

@@ -2,7 +2,7 @@
 // dashboard lays out, and what the cards area says when there are none.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { CARD_TYPES } from "../../js/src/constants.js";
+import { CARD_TYPES } from "../../js/src/core/constants.js";
 import {
   DASHBOARDS,
   cardTypeLabel,
@@ -17,7 +17,7 @@ import {
   showsCardTypes,
   dashboardLabel,
   toggleCardType,
-} from "../../js/src/layout.js";
+} from "../../js/src/core/layout.js";
 
 test("tabs: TensorBoard's names, one per value of the `dashboard` trait (protocol.DASHBOARDS)", () => {
   assert.deepEqual(

@@ -1,7 +1,7 @@
 // y domains: TensorBoard's ignore-outliers rule, linear padding and nice(), log domain.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { extentOfSorted, linearDomain, logDomain, nice, yDomain } from "../../js/src/outliers.js";
+import { extentOfSorted, linearDomain, logDomain, nice, yDomain } from "../../js/src/cards/scalar/outliers.js";
 
 test("nice() equals d3-scale 4 (values computed with d3-scale 4.0.2)", () => {
   const cases = [

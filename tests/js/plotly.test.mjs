@@ -3,9 +3,9 @@
 // the full one only when a dashboard needs it; a full build serves a cartesian need too.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { DASHBOARDS, plotlyNeed } from "../../js/src/layout.js";
-import { BUNDLES, deliverPlotly, loadPlotly, plotlyFor, releasePlotly } from "../../js/src/plotly.js";
-import preload from "../../js/src/preload.js";
+import { DASHBOARDS, plotlyNeed } from "../../js/src/core/layout.js";
+import { BUNDLES, deliverPlotly, loadPlotly, plotlyFor, releasePlotly } from "../../js/src/core/plotly.js";
+import preload from "../../js/src/core/preload.js";
 
 test("dashboards drawing 3D, parcoords, splom or scattergl get the full build; the others the cartesian one", () => {
   const full = DASHBOARDS.filter((d) => plotlyNeed(d.id) === "full").map((d) => d.id).sort();

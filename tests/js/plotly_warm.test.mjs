@@ -8,7 +8,7 @@ const require = createRequire(new URL("../../js/package.json", import.meta.url))
 const { JSDOM } = require("jsdom");
 const { window } = new JSDOM("<!doctype html><body><div id='card'></div></body>");
 globalThis.document = window.document;
-const { warmPlotly } = await import("../../js/src/plotly_warm.js");
+const { warmPlotly } = await import("../../js/src/core/plotly_warm.js");
 
 function fakePlotly(fail = false) {
   const calls = [];

@@ -4,9 +4,9 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { API, API_VERSION } from "../../js/src/api.js";
-import { Card } from "../../js/src/card.js";
-import { DASHBOARDS, kindOf, layoutItems, normalizeDashboard, registerDashboard } from "../../js/src/layout.js";
-import { describe, registerPlugins } from "../../js/src/plugins.js";
+import { Card } from "../../js/src/cards/card.js";
+import { DASHBOARDS, kindOf, layoutItems, normalizeDashboard, registerDashboard } from "../../js/src/core/layout.js";
+import { describe, registerPlugins } from "../../js/src/core/plugins.js";
 
 test("the API holds the contract's helper groups, frozen", () => {
   assert.equal(API.version, API_VERSION);

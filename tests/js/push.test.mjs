@@ -1,7 +1,7 @@
 // Pushed replies: which card slot takes a reply the kernel's poll thread pushed.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { PushSlots, pushTarget, sameAsk } from "../../js/src/push.js";
+import { PushSlots, pushTarget, sameAsk } from "../../js/src/core/push.js";
 
 const ask = (extra = {}) => ({ type: "series", tag: "loss", runs: ["a", "b"], x_axis: "step", range: null, width: 400, ...extra });
 const push = (id, extra = {}) => ({ ...ask(extra), id, push: true, series: [] });

@@ -1,7 +1,7 @@
 // Requests: ids, the in-flight cap, priorities, superseded and timed-out requests.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { Requests } from "../../js/src/requests.js";
+import { Requests } from "../../js/src/core/requests.js";
 
 function fakeTimers() {
   const timers = new Map();

@@ -2,8 +2,8 @@
 // cards it touches, errors to their request or a banner, and one index request at a time.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { encode } from "../../js/src/codec.js";
-import { Router, changedCards } from "../../js/src/router.js";
+import { encode } from "../../js/src/core/codec.js";
+import { Router, changedCards } from "../../js/src/core/router.js";
 
 function setup({ cards = [] } = {}) {
   const sent = [];

@@ -10,11 +10,11 @@ import {
   isSafeUrl,
   renderMarkdown,
   sanitizeHtml,
-} from "../../js/src/sanitize.js";
+} from "../../js/src/dashboards/text/sanitize.js";
 
 const require = createRequire(new URL("../../js/package.json", import.meta.url));
 const { JSDOM } = require("jsdom");
-await import("../../js/src/markdown_libs.js");
+await import("../../js/src/dashboards/text/markdown_libs.js");
 const libs = globalThis.__tbnb_markdown_libs__;
 const { window } = new JSDOM("<!doctype html><html><body></body></html>");
 const { document } = window;

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { countPoints, fromMessage, hoverData, isNonDecreasing, maxX, mergeZoom } from "../../js/src/series.js";
 import { escapePlotly, fileNameFor, formatCount } from "../../js/src/format.js";
 import { fromDisplayRange, parsePlotlyDate, relativeUnit, toDisplayRange, toDisplayX, xAxisLayout } from "../../js/src/xaxis.js";
-import { PALETTE, normalizeHex, runColor } from "../../js/src/colors.js";
+import { PALETTE, normalizeHex, runColor } from "../../js/src/core/colors.js";
 
 const f64 = (a) => new Float64Array(a);
 

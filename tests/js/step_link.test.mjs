@@ -1,7 +1,7 @@
 // Link by step for cards that show one step at a time: when it is on, which step they show.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { atOrBefore, LINK_TRAITS, linkedStep } from "../../js/src/step_link.js";
+import { atOrBefore, LINK_TRAITS, linkedStep } from "../../js/src/cards/step_link.js";
 
 test("the linked step: the selected step unless link_step is off or none is selected", () => {
   assert.equal(linkedStep({ link_step: true, selected_step: 40 }), 40);

@@ -2,7 +2,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { buildTable } from "../../js/src/table.js";
+import { buildTable } from "../../js/src/widgets/table.js";
 
 const require = createRequire(new URL("../../js/package.json", import.meta.url));
 const { JSDOM } = require("jsdom");

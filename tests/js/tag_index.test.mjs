@@ -1,7 +1,7 @@
 // The kernel's index -> runs in order, tags per plugin, colours and problems.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { parseIndex, sameLayout } from "../../js/src/tag_index.js";
+import { parseIndex, sameLayout } from "../../js/src/core/tag_index.js";
 
 test("runs keep the kernel's order; runs only named by tags come last; bad entries are skipped", () => {
   const index = parseIndex({

@@ -47,8 +47,8 @@ def test_build_hook_is_named_in_pyproject() -> None:
 
 def _project(tmp_path: Path, *, package: bool = True, stale: bool = True) -> tuple[Path, Path, Path]:
     js = tmp_path / "js"
-    (js / "src").mkdir(parents=True)
-    (js / "src" / "board.js").write_text("export default {};\n")
+    (js / "src" / "core").mkdir(parents=True)
+    (js / "src" / "core" / "board.js").write_text("export default {};\n")
     if package:
         (js / "package.json").write_text("{}\n")
     static = tmp_path / "static"

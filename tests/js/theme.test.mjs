@@ -1,7 +1,7 @@
 // Which theme the host is in: what JupyterLab, VS Code and Colab say, else the page's background.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { isDarkColor, parseRgb, themeIsDark } from "../../js/src/theme.js";
+import { isDarkColor, parseRgb, themeIsDark } from "../../js/src/core/theme.js";
 
 test("the host's own word wins: JupyterLab, then VS Code, then Colab", () => {
   assert.equal(themeIsDark({ jpLight: "false", background: "rgb(255, 255, 255)" }), true);

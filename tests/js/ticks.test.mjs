@@ -1,7 +1,7 @@
 // Ticks of the histogram offset view's time axis: round values inside the data's span.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { niceTicks, timeTicks, wallTicks } from "../../js/src/ticks.js";
+import { niceTicks, timeTicks, wallTicks } from "../../js/src/dashboards/histograms/ticks.js";
 
 test("nice ticks: 1, 2, 5 times a power of ten, inside the span", () => {
   assert.deepEqual(niceTicks(0, 100, 5), [0, 20, 40, 60, 80, 100]);

@@ -9,7 +9,7 @@ const { JSDOM } = require("jsdom");
 const { window } = new JSDOM("<!doctype html><body></body>");
 globalThis.document = window.document; // dom.js's h() builds in the global document
 globalThis.Node = window.Node;
-const { VirtualList, windowRange } = await import("../../js/src/virtual_list.js");
+const { VirtualList, windowRange } = await import("../../js/src/widgets/virtual_list.js");
 
 test("the rows in view plus the overscan, clamped to the list", () => {
   // 2000 rows of 24 px, a 240 px view at the top: rows 0..9 in view, 3 more below.

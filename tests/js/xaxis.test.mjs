@@ -3,7 +3,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { fromDisplayRange, isTagAxis, plainAxis, toDisplayRange, toDisplayX, xAxisLayout } from "../../js/src/xaxis.js";
-import { tagAxes } from "../../js/src/compare_settings.js";
+import { tagAxes } from "../../js/src/widgets/compare_settings.js";
 
 test("log step: a log axis, ranges to and from log10", () => {
   assert.equal(xAxisLayout("log_step").type, "log");

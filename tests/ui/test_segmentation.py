@@ -32,7 +32,7 @@ NB = "segmentation.ipynb"
 RUNS = ("base", "new")
 STEPS = (0, 10, 20, 30, 40)
 PALETTE = ["#000000", "#e6194b", "#3cb44b"]
-ERROR_RGB = [230, 20, 60]  # js/src/dashboards/segmentation_pixels.js
+ERROR_RGB = [230, 20, 60]  # js/src/dashboards/images/segmentation_pixels.js
 C_SHOW, C_STEP15, C_STEP40, C_UNLINK, C_WRITE = range(5)
 
 

@@ -1,10 +1,10 @@
 // The audio tab: a card per audio tag and run, with a step slider, the step's clip and its sample
 // rate and label.
 
-import { formatSampleRate } from "../blob.js";
-import { BlobCard } from "../blob_card.js";
+import { formatSampleRate } from "../cards/blob.js";
+import { BlobCard } from "../cards/blob_card.js";
 import { h } from "../dom.js";
-import { LINK_TRAITS } from "../step_link.js";
+import { LINK_TRAITS } from "../cards/step_link.js";
 
 export class AudioCard extends BlobCard {
   renderInfo(row) {

@@ -37,7 +37,7 @@ from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings
 from ..sources import MultiLogdir
 from .common import check_runs
 
-#: The media view's script (js/src/media_view.js), built next to the bundle.
+#: The media view's script (js/src/dashboards/images/media_view.js), built next to the bundle.
 MEDIA_CODE = "media_view.js"
 #: The series a ``segmentation_steps`` request names: the last image written at a step.
 WATCHED = IMAGES[-1]

@@ -2,7 +2,7 @@
 // colours, and a margin chart's band traces.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { chartLines, fade, lineColors, lineKey, marginTraces, tagRequests } from "../../../js/src/dashboards/custom_scalars_plot.js";
+import { chartLines, fade, lineColors, lineKey, marginTraces, tagRequests } from "../../../js/src/dashboards/custom_scalars/custom_scalars_plot.js";
 
 const multiline = { kind: "multiline", tags: { a: ["loss/train", "loss/val"], b: ["loss/train"] } };
 const margin = { kind: "margin", series: { a: [["val/mean", "val/lo", "val/hi"]], b: [["val/mean", null, null]] } };

@@ -13,7 +13,7 @@ import {
   ratioFigure,
   rows,
   sentence,
-} from "../../../js/src/dashboards/diagnostics_plot.js";
+} from "../../../js/src/dashboards/diagnostics/diagnostics_plot.js";
 
 const base = { height: 280, margin: { l: 48, r: 24, t: 20, b: 32 } };
 const HOSTILE = "<img src=x onerror=alert(1)>%{y}";

@@ -3,9 +3,9 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import * as dagre from "../../../js/node_modules/@dagrejs/dagre/dist/dagre.esm.js";
-import { edgeWidth, layoutInput, leafWidth, levelModel, mergedEdges, place, MAX_WIDTH } from "../../../js/src/graph/levels.js";
-import { nestedLayout, warmInput } from "../../../js/src/graph/nested_layout.js";
-import { nodeColors, ramp, RAMP, NEUTRAL } from "../../../js/src/graph/colors.js";
+import { edgeWidth, layoutInput, leafWidth, levelModel, mergedEdges, place, MAX_WIDTH } from "../../../js/src/dashboards/graphs/levels.js";
+import { nestedLayout, warmInput } from "../../../js/src/dashboards/graphs/nested_layout.js";
+import { nodeColors, ramp, RAMP, NEUTRAL } from "../../../js/src/dashboards/graphs/colors.js";
 
 // Top level: scope "Net" (open) and op "input"; inside Net: "Net/a", "Net/b" (scopes with the
 // same structure) and "Net/aux" (extracted). Edges: input -> Net (top), a -> b (inside Net).
@@ -115,7 +115,7 @@ test("colours: structure shares a colour, compute time ramps, unknown is grey", 
 });
 
 test("the graphs tab is one whole card, shown when a run has a graph of any kind", async () => {
-  const { layoutItems, emptyMessage, isWhole, kindOf } = await import("../../../js/src/layout.js");
+  const { layoutItems, emptyMessage, isWhole, kindOf } = await import("../../../js/src/core/layout.js");
   assert.ok(isWhole("graphs") && !isWhole("scalars"));
   assert.ok(kindOf("graph").plugins.includes("graph_keras_model"));
   assert.deepEqual(kindOf("scalars").plugins, ["scalars"]);
@@ -130,7 +130,7 @@ test("the graphs tab is one whole card, shown when a run has a graph of any kind
 });
 
 test("opening and closing scopes: closing closes what is open inside", async () => {
-  const { toggled, withOpened, tagLabel } = await import("../../../js/src/graph/explorer.js");
+  const { toggled, withOpened, tagLabel } = await import("../../../js/src/dashboards/graphs/explorer.js");
   assert.deepEqual(toggled(["Net"], "Net/a"), ["Net", "Net/a"]);
   assert.deepEqual(toggled(["Net", "Net/a", "Net/a/b", "Netx"], "Net"), ["Netx"]);
   assert.deepEqual(withOpened(["Net"], ["Net", "Net/a"]), ["Net", "Net/a"]);
@@ -164,7 +164,7 @@ test("the worker's warm-up layout runs dagre on every node and edge, nested and 
 });
 
 test("info panel switches: group or ungroup a series, remove from or add to the main graph", async () => {
-  const { nodeActions } = await import("../../../js/src/graph/panel.js");
+  const { nodeActions } = await import("../../../js/src/dashboards/graphs/panel.js");
   const op = { id: "s/add_3", kind: "op", series: "s/add_[1-6]", series_grouped: false };
   const [group, extract] = nodeActions(op, { extract: 0 });
   assert.deepEqual([group.trait, group.id, group.value, group.text], ["graph_series", "s/add_[1-6]", true, "Group series"]);
@@ -178,7 +178,7 @@ test("info panel switches: group or ungroup a series, remove from or add to the 
 });
 
 test("many unconnected children go in a grid below the connected ones, not in one endless row", async () => {
-  const { GRID_MIN } = await import("../../../js/src/graph/nested_layout.js");
+  const { GRID_MIN } = await import("../../../js/src/dashboards/graphs/nested_layout.js");
   const n = 3 + 30;
   const nodes = Array.from({ length: n }, (_, i) => ({ i, id: `s/${i}`, open: false, extract: 0, w: 80, h: 26 }));
   const edges = [{ s: 0, t: 1 }, { s: 1, t: 2 }];

@@ -2,7 +2,7 @@
 // nearest logged step at or before it is drawn bold; none without link by step.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { HistogramCard } from "../../../js/src/dashboards/histograms.js";
+import { HistogramCard } from "../../../js/src/dashboards/histograms/histograms.js";
 
 function card(mode, traits) {
   const c = Object.create(HistogramCard.prototype);

@@ -13,8 +13,8 @@ import {
   selectionPatterns,
   sortRows,
   tableFrom,
-} from "../../../js/src/hparams_table.js";
-import { brushesOf, parcoordsTrace, splomTrace } from "../../../js/src/hparams_plots.js";
+} from "../../../js/src/dashboards/hparams/hparams_table.js";
+import { brushesOf, parcoordsTrace, splomTrace } from "../../../js/src/dashboards/hparams/hparams_plots.js";
 import { exactPattern, shownRuns } from "../../../js/src/runs.js";
 
 const REPLY = {

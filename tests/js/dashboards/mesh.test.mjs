@@ -2,7 +2,7 @@
 // writer's three.js camera and material mapped to plotly's settings.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { materialSettings, meshTrace, sceneCamera, unionSteps, vertexColors } from "../../../js/src/mesh_figure.js";
+import { materialSettings, meshTrace, sceneCamera, unionSteps, vertexColors } from "../../../js/src/dashboards/mesh/mesh_figure.js";
 
 const VERTICES = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
 

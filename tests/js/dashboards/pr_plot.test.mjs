@@ -1,7 +1,7 @@
 // The PR card's pure logic: the slider's steps, the request's steps, the lines and hover text.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { fromMessage, hoverTemplate, prLayout, prTraces, sliderIndex, stepText, stepsFor, unionSteps } from "../../../js/src/dashboards/pr_plot.js";
+import { fromMessage, hoverTemplate, prLayout, prTraces, sliderIndex, stepText, stepsFor, unionSteps } from "../../../js/src/dashboards/pr_curves/pr_plot.js";
 
 const entry = (run, steps, step, precision, recall) => ({
   run,

@@ -2,12 +2,12 @@
 // the camera matrices of the WebGL renderer, and the `fills` layout of an area-filling dashboard.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { CATEGORY, MAX_CATEGORIES, gradientAt, insidePolygon, nearestPoint, pointColors, pointLabel, pointsInPolygon } from "../../../js/src/dashboards/projector_colors.js";
-import { FlatCamera, lookAt, multiply, normalizePositions, perspective, toScreen } from "../../../js/src/dashboards/projector_camera.js";
-import { MOTION_POINTS, sampleStride } from "../../../js/src/dashboards/projector_gl.js";
-import { rgba } from "../../../js/src/dashboards/projector_shaders.js";
-import { applyBookmark } from "../../../js/src/dashboards/projector_panel.js";
-import { emptyMessage, layoutItems } from "../../../js/src/layout.js";
+import { CATEGORY, MAX_CATEGORIES, gradientAt, insidePolygon, nearestPoint, pointColors, pointLabel, pointsInPolygon } from "../../../js/src/dashboards/projector/projector_colors.js";
+import { FlatCamera, lookAt, multiply, normalizePositions, perspective, toScreen } from "../../../js/src/dashboards/projector/projector_camera.js";
+import { MOTION_POINTS, sampleStride } from "../../../js/src/dashboards/projector/projector_gl.js";
+import { rgba } from "../../../js/src/dashboards/projector/projector_shaders.js";
+import { applyBookmark } from "../../../js/src/dashboards/projector/projector_panel.js";
+import { emptyMessage, layoutItems } from "../../../js/src/core/layout.js";
 
 const hex = (rgb, i) => "#" + [0, 1, 2].map((j) => rgb[3 * i + j].toString(16).padStart(2, "0")).join("");
 

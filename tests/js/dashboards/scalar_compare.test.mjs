@@ -2,10 +2,10 @@
 // focused run, the run a click means, and the line under the card's title.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { FADED, applyFocus, bestOf, bestTrace, breakBackwards, clickedRun } from "../../../js/src/dashboards/scalar_compare.js";
+import { FADED, applyFocus, bestOf, bestTrace, breakBackwards, clickedRun } from "../../../js/src/cards/scalar/scalar_compare.js";
 import { nextFocus } from "../../../js/src/focus.js";
-import { subText } from "../../../js/src/dashboards/scalar_sub.js";
-import { scalarTraces } from "../../../js/src/dashboards/scalars_plot.js";
+import { subText } from "../../../js/src/cards/scalar/scalar_sub.js";
+import { scalarTraces } from "../../../js/src/cards/scalar/scalars_plot.js";
 
 const series = (x, y, step = x) => ({ x: Float64Array.from(x), y: Float64Array.from(y), step: Float64Array.from(step), total: x.length, sent: x.length, exact: true });
 

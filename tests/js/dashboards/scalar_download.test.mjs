@@ -20,7 +20,7 @@ URL.revokeObjectURL = () => {};
 window.HTMLAnchorElement.prototype.click = function click() {
   saved.push(this.download);
 };
-const { download, downloadMenu } = await import("../../../js/src/dashboards/scalar_download.js");
+const { download, downloadMenu } = await import("../../../js/src/cards/scalar/scalar_download.js");
 
 function fakeCard() {
   const sent = [];

@@ -2,7 +2,7 @@
 // for a group line its members' points (the kernel's `points`), whose series are not sent.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { subText } from "../../../js/src/dashboards/scalar_sub.js";
+import { subText } from "../../../js/src/cards/scalar/scalar_sub.js";
 import { groupMap, groupNote } from "../../../js/src/run_groups.js";
 
 const series = (n, sent = n) => ({ x: new Float64Array(sent), y: new Float64Array(sent), step: new Float64Array(sent), total: n, sent, exact: sent >= n });

@@ -2,7 +2,7 @@
 // relayout event back to a zoom.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { hoverTemplate, relayoutRange, scalarLayout, scalarTraces, yRange, zoomFromRelayout } from "../../../js/src/dashboards/scalars_plot.js";
+import { hoverTemplate, relayoutRange, scalarLayout, scalarTraces, yRange, zoomFromRelayout } from "../../../js/src/cards/scalar/scalars_plot.js";
 
 const series = (x, y) => ({ x: Float64Array.from(x), y: Float64Array.from(y), step: BigInt64Array.from(x.map(BigInt)), total: x.length, sent: x.length, exact: true });
 

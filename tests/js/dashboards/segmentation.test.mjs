@@ -2,9 +2,9 @@
 // layout of their cards), and the pixels of its views from class-id masks.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { layoutItems } from "../../../js/src/layout.js";
-import { segmentationTags } from "../../../js/src/dashboards/segmentation_card.js";
-import { ERROR_RGB, errorPixels, formatIou, hexRgb, maskPixels, overlayPixels } from "../../../js/src/dashboards/segmentation_pixels.js";
+import { layoutItems } from "../../../js/src/core/layout.js";
+import { segmentationTags } from "../../../js/src/dashboards/images/segmentation_card.js";
+import { ERROR_RGB, errorPixels, formatIou, hexRgb, maskPixels, overlayPixels } from "../../../js/src/dashboards/images/segmentation_pixels.js";
 
 const info = (...runs) => ({ runs, points: {} });
 

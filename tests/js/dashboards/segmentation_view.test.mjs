@@ -11,8 +11,8 @@ const { JSDOM } = require("jsdom");
 const { window } = new JSDOM("<!doctype html><body></body>");
 globalThis.document = window.document;
 globalThis.Node = window.Node;
-const { SegmentationView } = await import("../../../js/src/dashboards/segmentation_view.js");
-const { Card } = await import("../../../js/src/card.js");
+const { SegmentationView } = await import("../../../js/src/dashboards/images/segmentation_view.js");
+const { Card } = await import("../../../js/src/cards/card.js");
 
 function fakeCard() {
   const asked = [];

@@ -15,7 +15,7 @@ import {
   stepAtX,
   tableRows,
   tooltipRows,
-} from "../../../js/src/dashboards/step_table.js";
+} from "../../../js/src/cards/scalar/step_table.js";
 
 const reply = {
   run: ["b", "a", "c"],
