@@ -3,7 +3,11 @@ what only torch writes (an hparams sweep, a traced graph, an embedding), as the 
 
 from __future__ import annotations
 
+import logging
 import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -123,6 +127,70 @@ def write_mesh(root: Path) -> None:
                                 global_step=step)
 
 
+def write_segmentation(root: Path, steps: range = range(0, 50, 10)) -> None:
+    """A validation sample of tests/segmentation_logs.py's shapes (a disc and a square on noise)
+    logged by ``tbnb.log_segmentation``: the prediction is the label shifted by a few pixels that
+    shrink with the step, with part of the disc taken for the square early on."""
+    import tbnb
+    from tests.segmentation_logs import CLASSES, shapes
+
+    images, masks = shapes(np.random.default_rng(3), 1, size=48)
+    label = masks[0]
+    with EventWriter(root / "unet", start_time=1_700_000_000) as writer:
+        for step in steps:
+            shift = max(1, 6 - step // 8)
+            prediction = np.roll(label, (shift, -shift), axis=(0, 1))
+            if step < 30:
+                prediction[(prediction == 1) & (np.arange(48)[None, :] < 24)] = 2
+            tbnb.log_segmentation(writer, "val/sample", images[0], label, prediction, step, classes=CLASSES,
+                                  palette=["#202020", "#e6194b", "#3cb44b"])
+            writer.add_scalar("loss/val", 1.0 / (1 + step / 10), step)
+
+
+def write_diagnostics(root: Path) -> None:
+    """Runs whose curves each say one thing: overfitting, a learning rate too high, a range test,
+    update ratios out of the band and a healthy run (tests/diagnostics_logs.py, as the UI test)."""
+    from tests.diagnostics_logs import write_diagnostics_logdir
+
+    write_diagnostics_logdir(root)
+
+
+#: The bucket and prefix the remote logdir's picture reads, over S3's API.
+S3_LOGDIR = "s3://tbnb-demo/exp"
+
+
+@contextmanager
+def s3_logdir(local: Path) -> Iterator[str]:
+    """Serve ``local``'s event files as :data:`S3_LOGDIR` from moto's S3 server on loopback (as
+    tests/reader/test_remote_s3.py does); yield its endpoint. Kernels started meanwhile find the
+    server's test credentials in their environment, so a cell needs only the endpoint."""
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    bucket, prefix = S3_LOGDIR.removeprefix("s3://").split("/", 1)
+    credentials = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
+    saved = {name: os.environ.get(name) for name in credentials}
+    os.environ.update(credentials)
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per S3 request
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    try:
+        host, port = server.get_host_and_port()
+        endpoint = f"http://{host}:{port}"
+        s3 = boto3.client("s3", endpoint_url=endpoint)
+        s3.create_bucket(Bucket=bucket)
+        for path in sorted(local.rglob("*tfevents*")):
+            s3.put_object(Bucket=bucket, Key=f"{prefix}/{path.relative_to(local).as_posix()}", Body=path.read_bytes())
+        yield endpoint
+    finally:
+        server.stop()
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def write_all(root: Path) -> None:
     """Every logdir the screenshots use, under ``root``."""
     write_demo_logdir(root / "demo-runs")
@@ -132,3 +200,5 @@ def write_all(root: Path) -> None:
     write_embedding(root / "projector-runs")
     write_custom_scalars(root / "custom-runs")
     write_mesh(root / "mesh-runs")
+    write_segmentation(root / "segmentation-runs")
+    write_diagnostics(root / "diagnostics-runs")
