@@ -10,7 +10,8 @@ import { describe, registerPlugins } from "../../js/src/core/plugins.js";
 
 test("the API holds the contract's helper groups, frozen", () => {
   assert.equal(API.version, API_VERSION);
-  assert.deepEqual(Object.keys(API).sort(), ["cards", "codec", "dom", "plotly", "theme", "version"]);
+  assert.deepEqual(Object.keys(API).sort(), ["cards", "codec", "dom", "media", "plotly", "scalar", "series", "steps", "theme", "version"]);
+  for (const group of Object.values(API)) if (typeof group === "object") assert.ok(Object.isFrozen(group));
   assert.equal(API.cards.Card, Card);
   assert.ok(Object.isFrozen(API) && Object.isFrozen(API.cards));
   assert.equal(typeof API.codec.decode, "function");

@@ -3,7 +3,7 @@
 // Pure functions: no DOM. Labels are escaped (escapePlotly): hparams values and metric names are
 // text from the logs, and plotly renders its HTML subset in labels.
 
-import { PALETTE } from "../../core/constants.js";
+import { PALETTE } from "../../core/colors.js";
 import { escapePlotly } from "../../format.js";
 import { axisOf, columnLabel, isNumeric } from "./hparams_table.js";
 
