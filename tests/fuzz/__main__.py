@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -29,11 +32,20 @@ from .worker import ADDRESS_LIMIT, case_for
 KINDS = ("crash", "hang", "over-allocation", "points lost", "mismatch")
 
 
+#: The children's environment: glibc reserves 64 MiB of address space for each thread's malloc
+#: arena (up to 8 per core), and the reader starts short threads (inotify's closer, reload
+#: pools); under the children's 1 GiB address-space limit, a dozen arenas left no room for a
+#: thread's stack, and reads failed with "can't start new thread". Two arenas keep the limit a
+#: bound on what the reader allocates.
+CHILD_ENV = {"MALLOC_ARENA_MAX": "2"}
+
+
 class Child:
     def __init__(self, args: argparse.Namespace, start: int, stop: int) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.fuzz.worker", str(args.seed), str(start), str(args.jobs), str(stop),
-             str(args.time_limit)], cwd=seeds.ROOT, stdout=subprocess.PIPE, text=True, bufsize=1)
+             str(args.time_limit), str(args.scratch_dir)], cwd=seeds.ROOT, stdout=subprocess.PIPE, text=True,
+            bufsize=1, env={**os.environ, **CHILD_ENV})
         self.current: int | None = None
         self.since = time.monotonic()
 
@@ -108,25 +120,40 @@ class Run:
 
 
 def fuzz(args: argparse.Namespace) -> Run:
-    run = Run(args)
-    stop = args.first + args.inputs if args.inputs else 1 << 62
-    deadline = time.monotonic() + 60 * args.minutes if args.minutes else float("inf")
-    t0 = time.monotonic()
-    sel = selectors.DefaultSelector()
-    children = [Child(args, args.first + k, stop) for k in range(args.jobs)]
-    for c in children:
-        sel.register(c.proc.stdout, selectors.EVENT_READ, c)
-    live = set(children)
-    signal.signal(signal.SIGTERM, _interrupt)  # a stopped run still prints its figures
+    """Run the children over the inputs; their scratch folders live in one folder of this run,
+    removed when the run ends, is interrupted (SIGINT) or stopped (SIGTERM)."""
+    signal.signal(signal.SIGTERM, _interrupt)  # a stopped run still prints its figures and cleans up
+    args.scratch_dir = Path(tempfile.mkdtemp(prefix="tbnb-fuzz-", dir=args.scratch)) if args.scratch \
+        else checks.workdir()
+    children: list[Child] = []
     try:
-        _watch(args, run, sel, live, stop, deadline, t0)
-    except KeyboardInterrupt:
-        print("interrupted", flush=True)
-    for c in live:
-        c.proc.kill()
+        run = Run(args)
+        stop = args.first + args.inputs if args.inputs else 1 << 62
+        deadline = time.monotonic() + 60 * args.minutes if args.minutes else float("inf")
+        t0 = time.monotonic()
+        sel = selectors.DefaultSelector()
+        children += [Child(args, args.first + k, stop) for k in range(args.jobs)]
+        for c in children:
+            sel.register(c.proc.stdout, selectors.EVENT_READ, c)
+        live = set(children)
+        try:
+            _watch(args, run, sel, live, stop, deadline, t0, children)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+        _end(children)
+        run.report(time.monotonic() - t0, final=True)
+        return run
+    finally:
+        _end(children)  # again: an interrupt may have come before the first _end
+        shutil.rmtree(args.scratch_dir, ignore_errors=True)
+
+
+def _end(children: list[Child]) -> None:
+    """Kill the children still running (SIGKILL: their folders go with the run's scratch folder)."""
+    for c in children:
+        if c.proc.poll() is None:
+            c.proc.kill()
         c.proc.wait()
-    run.report(time.monotonic() - t0, final=True)
-    return run
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -134,7 +161,7 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def _watch(args: argparse.Namespace, run: Run, sel: selectors.BaseSelector, live: set[Child], stop: int,
-           deadline: float, t0: float) -> None:
+           deadline: float, t0: float, children: list[Child]) -> None:
     """Read the children's reports until the deadline; replace children that hang or die."""
     last = t0
     while live and time.monotonic() < deadline:
@@ -154,7 +181,7 @@ def _watch(args: argparse.Namespace, run: Run, sel: selectors.BaseSelector, live
             if c.proc.wait() != 0 and c.current is not None:  # died mid-input: a hard crash
                 run.record(c.current, [[run.label(c.current), "crash", "child died",
                                         f"exit status {c.proc.returncode}"]], [])
-                live.add(respawn(args, c.current + args.jobs, stop, sel))
+                live.add(respawn(args, c.current + args.jobs, stop, sel, children))
         now = time.monotonic()
         for c in list(live):
             if c.current is not None and now - c.since > 3 * args.time_limit:
@@ -164,14 +191,16 @@ def _watch(args: argparse.Namespace, run: Run, sel: selectors.BaseSelector, live
                 live.discard(c)
                 run.record(c.current, [[run.label(c.current), "hang", "child killed",
                                         f"no answer in {3 * args.time_limit}s"]], [])
-                live.add(respawn(args, c.current + args.jobs, stop, sel))
+                live.add(respawn(args, c.current + args.jobs, stop, sel, children))
         if now - last > 60:
             run.report(now - t0, final=False)
             last = now
 
 
-def respawn(args: argparse.Namespace, start: int, stop: int, sel: selectors.BaseSelector) -> Child:
+def respawn(args: argparse.Namespace, start: int, stop: int, sel: selectors.BaseSelector,
+            children: list[Child]) -> Child:
     c = Child(args, start, stop)
+    children.append(c)
     sel.register(c.proc.stdout, selectors.EVENT_READ, c)
     return c
 
@@ -186,7 +215,11 @@ def replay(folder: Path, run_bombs: bool) -> None:
                        info.get("batch", False))
     if run_bombs:
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_LIMIT, ADDRESS_LIMIT))
-    outcome = checks.run_case(case, checks.workdir() / "in", memory.PeakMeter("rss"), run_bombs=run_bombs)
+    scratch = checks.workdir()
+    try:
+        outcome = checks.run_case(case, scratch / "in", memory.PeakMeter("rss"), run_bombs=run_bombs)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     for f in outcome.failures:
         print(f"{f.label} | {f.kind} | {f.detail}")
     print(f"{len(outcome.failures)} failures, peak {outcome.peak} B")
@@ -205,6 +238,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", default=str(seeds.CACHE / "failures"))
     p.add_argument("--replay", type=Path, help="replay one saved input folder")
     p.add_argument("--run-bombs", action="store_true", help="with --replay: read class 2 inputs too")
+    p.add_argument("--scratch", help="where the run's scratch folder goes (default: /dev/shm if writable, else the "
+                   "temporary directory); it is removed when the run ends or is stopped")
     args = p.parse_args(argv)
     if args.replay:
         replay(args.replay, args.run_bombs)

@@ -15,7 +15,9 @@ import gc
 import json
 import random
 import resource
+import shutil
 import sys
+from pathlib import Path
 
 from . import checks, memory, seeds
 
@@ -31,10 +33,24 @@ def case_for(seed: int, i: int, seed_files: dict[str, bytes], extras: dict[str, 
 
 
 def main(argv: list[str]) -> None:
+    """Read the inputs of ``argv`` (seed, start, step, stop, time limit[, scratch folder]) in a
+    scratch folder of its own, removed when the child ends or is interrupted; a child killed
+    (SIGKILL) leaves it to the parent, which removes the whole run's scratch folder."""
     seed, start, step, stop, time_limit = (int(a) for a in argv[:5])
+    if len(argv) > 5:
+        scratch = Path(argv[5]) / f"child-{start}"
+        scratch.mkdir(parents=True)
+    else:
+        scratch = checks.workdir()
+    try:
+        _read(seed, start, step, stop, time_limit, scratch / "in")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _read(seed: int, start: int, step: int, stop: int, time_limit: int, root: Path) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_LIMIT, ADDRESS_LIMIT))
     seed_files, extras = seeds.load_seeds(), seeds.projector_files()
-    root = checks.workdir() / "in"
     meter = memory.PeakMeter("rss")
     checks.warm_up(root)
     gc.collect()
@@ -49,7 +65,6 @@ def main(argv: list[str]) -> None:
         out.write(json.dumps({"done": i, "failures": failures, "peak": outcome.peak,
                               "steps": case.steps}) + "\n")
         out.flush()
-
 
 if __name__ == "__main__":
     main(sys.argv[1:])
