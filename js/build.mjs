@@ -5,8 +5,8 @@
 // (the cartesian-only build, copied here from npm, first; the full one when a dashboard needs it).
 // The Markdown renderer and sanitiser (marked, DOMPurify: 85 KB minified) are only needed by
 // text cards, and the bundle is saved with every widget: they are built into a separate script
-// (src/markdown_libs.js, with their licence comments), gzipped and inlined as base64 text
-// (about 38 KB), which src/markdown.js unpacks and runs the first time a text card needs it.
+// (src/dashboards/text/markdown_libs.js, with their licence comments), gzipped and inlined as base64 text
+// (about 38 KB), which src/dashboards/text/markdown.js unpacks and runs the first time a text card needs it.
 //   node build.mjs            build (minified)
 //   node build.mjs --watch    rebuild on change (with an inline source map)
 
@@ -97,7 +97,7 @@ export async function buildLazy(outdir = path.dirname(OUTFILE)) {
   return sizes;
 }
 
-/** The module `%load_ext tbnb` sends plotly.js with before any Board (src/preload.js): an ESM
+/** The module `%load_ext tbnb` sends plotly.js with before any Board (src/core/preload.js): an ESM
  * of its own, next to the bundle. */
 export const PRELOAD = path.join(here, "src", "core", "preload.js");
 export const PRELOAD_OUT = path.join(path.dirname(OUTFILE), "preload.js");

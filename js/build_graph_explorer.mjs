@@ -1,6 +1,6 @@
-// Build the graph explorer's script, tbnb/static/graph_explorer.js: src/graph/explorer.js (as a
+// Build the graph explorer's script, tbnb/static/graph_explorer.js: src/dashboards/graphs/explorer.js (as a
 // classic script handing it over on a global) with the layout worker's script (dagre, pinned in package.json, and
-// src/graph/nested_layout.js, built first as a classic script) inlined as text. It is not part
+// src/dashboards/graphs/nested_layout.js, built first as a classic script) inlined as text. It is not part
 // of the bundle (saved with every widget): the kernel hands it to the page when a graph is first
 // shown; the page runs it from a Blob URL and starts the worker from the inlined text.
 

@@ -1,4 +1,4 @@
-// The media view (dashboards/media_view.js: the segmentation card's view, the "compare runs" row
+// The media view (dashboards/images/media_view.js: the segmentation card's view, the "compare runs" row
 // of image and audio cards, their CSS) is built apart from the bundle (js/build.mjs LAZY), which
 // is saved with every widget: the kernel sends it the first time a card needs it ({"type": "media_code"}), to
 // run once per page as a classic script, as the projector's view is.

@@ -1,6 +1,6 @@
 // A scalar card's smoothing slider path: while the weight moves, only the smoothed lines' values
 // change (plotly's transition path); once it rests for SETTLE_MS, the y range and the hover text
-// follow. Functions of the card (dashboards/scalars.js's ScalarCard, whose methods call them).
+// follow. Functions of the card (scalar_card.js's ScalarCard, whose methods call them).
 
 import { smooth } from "../../smoothing.js";
 import { hoverTemplate } from "./scalars_plot.js";

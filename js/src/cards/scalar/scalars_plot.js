@@ -1,6 +1,6 @@
 // What a scalar card gives plotly, as pure functions of its state: a faint raw line and a
 // smoothed line per run, unified hover text, the y range (outliers, log scale, zoom) and the
-// axes; and a plotly relayout event back to a zoom. No DOM: scalars.js draws with them.
+// axes; and a plotly relayout event back to a zoom. No DOM: scalar_card.js draws with them.
 
 import { AXIS } from "../chart_card.js";
 import { escapePlotly, formatDateTime } from "../../format.js";

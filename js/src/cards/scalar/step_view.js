@@ -21,7 +21,7 @@ import {
   tooltipRows,
 } from "./step_table.js";
 
-/** The traits step selection reads (a card redraws when one changes: scalars.js `redrawOn`). */
+/** The traits step selection reads (a card redraws when one changes: scalar_card.js `SCALAR_TRAITS`). */
 export const STEP_TRAITS = ["step_selection", "selected_step", "range_selection", "selected_range", "link_step", "card_steps", "tooltip_sort", "tooltip_rows"];
 
 const TABLE_STATE = new WeakMap(); // board -> {columns: {step: Set, range: Set}, sort: {key, order}}

@@ -1,7 +1,7 @@
 // The custom scalars tab: the layout the runs wrote (custom_scalars__config__, merged by the
 // kernel as TensorBoard merges it) as collapsible categories of charts. A multiline chart draws
 // a line per run and scalar tag its regexes match; a margin chart draws each value line with its
-// lower/upper band. Charts are scalar cards (scalars.js): the same "series" requests, smoothing,
+// lower/upper band. Charts are scalar cards (cards/scalar/scalar_card.js): the same "series" requests, smoothing,
 // x axis, log scale, outlier rule and box zoom, each chart zoomed on its own. A chart the layout
 // got wrong (an invalid regex) says so on that chart alone. Titles are text, never markup.
 //
@@ -90,7 +90,7 @@ export class LayoutChart extends ScalarCard {
     return chartLines(this.spec, this.board.runNames().filter((run) => this.board.shown.has(run)));
   }
 
-  /** A chart's "runs" are its lines' keys (scalars.js draws and counts by them). */
+  /** A chart's "runs" are its lines' keys (the scalar card draws and counts by them). */
   runs() {
     const lines = this.lines();
     this.colors = lineColors(lines, (run) => this.board.runColor(run), PALETTE);

@@ -2,7 +2,7 @@
 // the lines of a chart for the selected runs (multiline: a line per run and matching tag; margin:
 // a value line with its lower/upper band per run and series), which tags to ask for (one
 // "series" request per tag, as scalar cards ask), the line colours, and a margin chart's band
-// traces. No DOM: custom_scalars.js draws with them and scalars.js's card machinery.
+// traces. No DOM: custom_scalars.js draws with them and the scalar card's machinery (cards/scalar/).
 
 import { formatDateTime, escapePlotly } from "../../format.js";
 import { hoverData, mergeZoom } from "../../series.js";

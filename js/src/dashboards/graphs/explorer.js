@@ -2,7 +2,7 @@
 // layout worker (the `graph_explorer` request; tbnb/board/dashboards/graph_assets.py) and not
 // part of the bundle, which is saved with every widget. The kernel sends only the open levels of
 // the hierarchy (`graph` requests, protocol.md "Graphs"); each open level is laid out with dagre
-// in a worker (graph/worker.js) and drawn as SVG (graph/view.js). Its state is the `graph_*`
+// in a worker (worker.js) and drawn as SVG (view.js). Its state is the `graph_*`
 // traits, so Python sets and reads what is open and selected.
 
 import { h } from "../../dom.js";
@@ -43,7 +43,7 @@ export function toggled(expanded, id) {
 }
 
 export class Explorer {
-  /** @param card  the graphs dashboard's card (dashboards/graphs.js): requests, board, element */
+  /** @param card  the graphs dashboard's card (graphs.js): requests, board, element */
   constructor(card) {
     this.card = card;
     this.board = card.board;

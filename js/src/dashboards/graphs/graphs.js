@@ -1,6 +1,6 @@
 // The graphs dashboard: one card filling the area, TensorBoard's graph explorer. The card is a
-// shell: the explorer itself (graph/explorer.js, with the dagre layout worker) is handed over by
-// the kernel when a graph is first shown (graph/loader.js), so the bundle stays small.
+// shell: the explorer itself (explorer.js, with the dagre layout worker) is handed over by
+// the kernel when a graph is first shown (loader.js), so the bundle stays small.
 
 import { Card } from "../../cards/card.js";
 import { h } from "../../dom.js";
