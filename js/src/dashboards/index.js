@@ -1,6 +1,7 @@
 // The Board's dashboards: one line each. A dashboard is a module of this folder (<name>.js, or
 // <name>/<name>.js beside its other files) exporting `dashboard` (see core/layout.js for what it
-// holds); the tabs follow the kernel's list of dashboards (constants.json's "dashboards", protocol.DASHBOARDS), which names each one too.
+// holds); the tabs follow the kernel's list of dashboards (constants.json's "dashboards",
+// protocol.DASHBOARDS), which names each one too.
 
 export { dashboard as timeseries } from "./timeseries.js";
 export { dashboard as scalars } from "./scalars.js";
