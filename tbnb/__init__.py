@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
-from .reader.logdir import Logdir, LogdirError, load
+from .reader.logdir.logdir import Logdir, LogdirError, load
 
 if TYPE_CHECKING:
     from .board import Board, load_ipython_extension, show

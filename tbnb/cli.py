@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ._version import __version__
-from .reader.inspection import InspectError, format_report, inspect_event_file, inspect_logdir
+from .reader.logdir.inspection import InspectError, format_report, inspect_event_file, inspect_logdir
 
 PROG = "tbnb"
 

@@ -30,7 +30,7 @@ def ensure_logdir(logdir: Path, out: TextIO) -> None:
 
 def summarise(logdir: Path, out: TextIO) -> None:
     """Print runs, tags by plugin and point counts, and how long loading took."""
-    from .reader.logdir import load
+    from .reader.logdir.logdir import load
 
     started = time.perf_counter()
     lg = load(logdir)

@@ -60,7 +60,7 @@ def write_merged_run(run_dir: Path, values: int, *, steps: int = 3, kind: str = 
     rng = np.random.default_rng(seed)
     png = _png(seed)
     if writer == "tbnb":
-        from tbnb.reader.proto import event_pb2
+        from tbnb.format.proto import event_pb2
 
         with EventWriter(run_dir, start_time=START) as w:
             for step in range(steps):

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from tbnb.cli import main
-from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
+from tbnb.format.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
 from tbnb.writer import encode_record
 
 SEP = "=" * 70

@@ -15,7 +15,7 @@ from .request import Reply, RequestError
 from .sources import MultiLogdir
 
 if TYPE_CHECKING:
-    from ..reader.logdir import ReloadResult
+    from ..reader.logdir.logdir import ReloadResult
 
 #: Problems listed in an index reply (``status`` counts them all).
 MAX_PROBLEMS = 100

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 import traitlets
 from traitlets import TraitError
 
-from ..reader.logdir import ReloadResult
+from ..reader.logdir.logdir import ReloadResult
 from ..reader.plugins.diagnostics.align import scalar_tags
 from ..reader.plugins.diagnostics.derive import derived_series
 from ..reader.plugins.diagnostics.expression import Expression, ExpressionError, parse
-from ..reader.series import ScalarSeries
+from ..reader.runs.series import ScalarSeries
 from .virtual_scalars import LoggedView
 
 if TYPE_CHECKING:

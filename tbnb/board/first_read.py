@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..reader.logdir import ReloadResult
+from ..reader.logdir.logdir import ReloadResult
 from .sources import MultiLogdir
 
 #: New bytes of each event file the first pass reads (whole records): a few hundred steps of

@@ -20,7 +20,7 @@ from ..reader.plugins.segmentation import (
     segmentation,
     segmentation_tags,
 )
-from ..reader.series import ScalarSeries
+from ..reader.runs.series import ScalarSeries
 from .virtual_scalars import LoggedView
 
 #: Where the IoU tags go under a segmentation tag, and the mean IoU's name.

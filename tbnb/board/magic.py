@@ -174,7 +174,8 @@ def prepare() -> None:
     for by the cell that shows the first board (preload.py says how the script reaches the
     page). A missing plotly is left for the board to report.
     """
-    from ..reader import crc
+    from tbnb.format import crc
+
     from . import assets, widget  # noqa: F401 - imported for its cost, now rather than at %tbnb
     from .preload import preload_plotly
 

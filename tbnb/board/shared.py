@@ -17,15 +17,15 @@ import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..reader.location import is_url
-from ..reader.logdir import ReloadResult
-from ..reader.series import ScalarSeries
-from ..reader.size_guidance import parse_samples_per_plugin
+from ..reader.files.location import is_url
+from ..reader.logdir.logdir import ReloadResult
+from ..reader.runs.series import ScalarSeries
+from ..reader.runs.size_guidance import parse_samples_per_plugin
 from .sources import MultiLogdir
 from .virtual_scalars import LoggedView, VirtualScalars
 
 if TYPE_CHECKING:
-    from ..reader.proto import summary_pb2
+    from tbnb.format.proto import summary_pb2
 
 _registry: dict[str, _Shared] = {}
 _registry_lock = threading.Lock()

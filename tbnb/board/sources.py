@@ -15,17 +15,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..reader.group_frame import GroupSpec, groups_frame
-from ..reader.location import is_url
-from ..reader.logdir import Logdir, ReloadResult
-from ..reader.problems import Problem
-from ..reader.series import ScalarSeries, TensorSeries
+from ..reader.files.location import is_url
+from ..reader.files.problems import Problem
+from ..reader.logdir.group_frame import GroupSpec, groups_frame
+from ..reader.logdir.logdir import Logdir, ReloadResult
+from ..reader.runs.series import ScalarSeries, TensorSeries
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from tbnb.format.proto import summary_pb2
+
     from ..reader.plugins.graph import Graph
-    from ..reader.proto import summary_pb2
 
 _URI = re.compile(r"[a-zA-Z][0-9a-zA-Z.]*://.*")
 

@@ -22,11 +22,12 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Protocol
 
-from ..reader.proto import summary_pb2
-from ..reader.series import ScalarSeries
+from tbnb.format.proto import summary_pb2
+
+from ..reader.runs.series import ScalarSeries
 
 if TYPE_CHECKING:
-    from ..reader.logdir import ReloadResult
+    from ..reader.logdir.logdir import ReloadResult
     from .sources import MultiLogdir
 
 

@@ -57,7 +57,7 @@ from .view import view_frame
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..reader.logdir import Logdir, ReloadResult
+    from ..reader.logdir.logdir import Logdir, ReloadResult
 
 log = logging.getLogger(__name__)
 

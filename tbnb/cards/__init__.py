@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..board.sources import MultiLogdir
-    from ..reader.logdir import Logdir
+    from ..reader.logdir.logdir import Logdir
     from .output import Card
 
 __all__ = ["Card", "CardKind", "CardView", "card", "forget_plotlyjs"]

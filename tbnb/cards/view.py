@@ -22,7 +22,7 @@ from ..board.protocol import (
 )
 from ..board.sources import MultiLogdir
 from ..board.view import shown_runs, tag_passes, zoom_of
-from ..reader.logdir import Logdir
+from ..reader.logdir.logdir import Logdir
 from .colors import color_of, palette_colors
 
 #: Height of a chart card in px (a legend below the plot takes part of it).

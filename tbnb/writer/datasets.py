@@ -12,9 +12,9 @@ import pathlib
 
 import numpy as np
 
-from tbnb.reader.proto import event_pb2, graph_pb2, types_pb2
+from tbnb.format.framing import encode_record
+from tbnb.format.proto import event_pb2, graph_pb2, types_pb2
 from tbnb.writer.event_writer import FILE_VERSION, EventWriter, event_file_name
-from tbnb.writer.records import encode_record
 from tbnb.writer.scalar_events import scalar_records
 
 # The benchmark's scalar logdir: events are hand-encoded by ``scalar_records``, one numpy block

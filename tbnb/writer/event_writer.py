@@ -17,9 +17,9 @@ from types import TracebackType
 
 import numpy as np
 
-from tbnb.reader.proto import event_pb2, plugin_data_pb2, summary_pb2, tensor_pb2, types_pb2
+from tbnb.format.framing import encode_record
+from tbnb.format.proto import event_pb2, plugin_data_pb2, summary_pb2, tensor_pb2, types_pb2
 from tbnb.writer.payloads import encode_png, encode_wav, histogram_buckets, pr_curve_data
-from tbnb.writer.records import encode_record
 
 #: The first event of every file: version 2, under which TensorBoard purges data on a restart
 #: (``SessionLog.START``) rather than whenever a step goes backwards.

@@ -14,8 +14,8 @@ import struct
 import crc32c
 import numpy as np
 
-from tbnb.reader.proto import plugin_data_pb2, summary_pb2, types_pb2
-from tbnb.reader.crc import mask
+from tbnb.format.crc import mask
+from tbnb.format.proto import plugin_data_pb2, summary_pb2, types_pb2
 
 
 def _varint(n: int) -> bytes:

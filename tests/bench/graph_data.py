@@ -10,7 +10,7 @@ auxiliary-node material). Deterministic: the same size gives the same bytes.
 
 from __future__ import annotations
 
-from tbnb.reader.proto import graph_pb2
+from tbnb.format.proto import graph_pb2
 
 #: nodes per residual block, with its gradients, summaries and updates
 BLOCK_OPS = 40

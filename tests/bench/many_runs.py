@@ -8,7 +8,7 @@ runs x 10 tags x 100 steps), one event file per run, written once by ``tbnb.test
   process ``IDLE_RELOADS`` reloads with nothing new: their median time, and the files they
   opened (there should be none: a listing and a size per file tell that nothing grew), the
   bytes its scalar columns hold a point, and the peak RSS of the process and of the largest
-  forked helper that shared the cold load (``tbnb.reader.forked``);
+  forked helper that shared the cold load (``tbnb.reader.logdir.forked``);
 - RustBoard's load cycle on the same logdir (``peers.rustboard_load``).
 
 Prints medians of ``--repeat``, the ratio tbnb / RustBoard (the target: at most 1.0 on the cold
@@ -30,9 +30,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .child import peak_rss_mb, store_stats
 from .cli import checkout, loadavg, log
 from .datasets import Dataset, ensure, warm_page_cache
-from .child import peak_rss_mb, store_stats
 from .measure import ROOT, HarnessError, print_result, run_module_child
 from .peers import rustboard_load, rustboard_version
 
@@ -56,7 +56,7 @@ def dataset(big: bool) -> Dataset:
 
 def child(job: dict[str, Any]) -> dict[str, Any]:
     """In the fresh interpreter: the cold load, then idle reloads counting the files opened."""
-    from tbnb.reader.logdir import Logdir
+    from tbnb.reader.logdir.logdir import Logdir
 
     kwargs = {key: job[key] for key in ("threads", "processes") if job.get(key) is not None}
     lg = Logdir(job["path"], **kwargs)

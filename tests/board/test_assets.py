@@ -87,7 +87,7 @@ class Shell:
         self.name = magic_name
 
 assert "tbnb.board.widget" not in sys.modules
-from tbnb.reader import crc
+from tbnb.format import crc
 covers = lambda: 2 * (len(crc._tables.rows) - 1) + 2  # the widest record the tables serve
 assert covers() < crc.PREPARED_WIDTH
 shell = Shell()

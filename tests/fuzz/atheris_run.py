@@ -35,7 +35,7 @@ def main() -> None:
     if "tbnb" in sys.modules:
         sys.exit("tbnb was imported before instrumentation; run this module as its own process")
     with atheris.instrument_imports(include=["tbnb"]):
-        import tbnb.reader.logdir  # noqa: F401 - instrumented for coverage
+        import tbnb.reader.logdir.logdir  # noqa: F401 - instrumented for coverage
     from . import checks, memory, mutate
     # libFuzzer's own maps take address space the plain children do not need: a wider limit.
     limit = 4 << 30

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tbnb.reader import batch_reload
-from tbnb.reader.logdir import Logdir
+from tbnb.reader.logdir import batch_reload
+from tbnb.reader.logdir.logdir import Logdir
 
 from . import damage, memory, mutate, oracle, snapshot
 
@@ -315,7 +315,7 @@ def warm_up(root: Path) -> None:
     (tens of MiB, kept for the life of the process). Paid once here, that fixed cost stays out
     of the per-input peaks, which must scale with the input.
     """
-    from tbnb.reader.proto import event_pb2
+    from tbnb.format.proto import event_pb2
 
     payloads = []
     for width in range(8, 300, 4):

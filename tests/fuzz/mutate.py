@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from google.protobuf.message import DecodeError
 
-from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
+from tbnb.format.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
 
 from .damage import BYTE_MUTATIONS, Records, frame, split
 from .oracle import declared

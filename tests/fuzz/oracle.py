@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import crc32c
 from google.protobuf.message import DecodeError
 
-from tbnb.reader.proto import event_pb2, types_pb2
+from tbnb.format.proto import event_pb2, types_pb2
 
 _U32 = 0xFFFFFFFF
 _FLOAT_KINDS = {types_pb2.DT_FLOAT: ("float_val", 4), types_pb2.DT_DOUBLE: ("double_val", 8)}

@@ -112,8 +112,8 @@ def _write_tf_form(root: Path) -> None:
     """What TensorFlow's writers put in files, built with protobufs: TF2 tensors with data_class,
     metadata on the first value only, a ``[k]`` string audio tensor without labels, a
     meta_graph_def, tagged run metadata and a summary with a ``node_name`` instead of a tag."""
-    from tbnb.reader.proto import event_pb2, plugin_data_pb2, summary_pb2, tensor_pb2, types_pb2
-    from tbnb.writer.records import encode_record
+    from tbnb.format.framing import encode_record
+    from tbnb.format.proto import event_pb2, plugin_data_pb2, summary_pb2, tensor_pb2, types_pb2
 
     def md(plugin: str, content: bytes, data_class: int) -> summary_pb2.SummaryMetadata:
         m = summary_pb2.SummaryMetadata(data_class=data_class)

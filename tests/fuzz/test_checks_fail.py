@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tbnb.reader import tensors
-from tbnb.reader.logdir import Logdir
-from tbnb.reader.proto import event_pb2
+from tbnb.format.proto import event_pb2
+from tbnb.reader.events import tensors
+from tbnb.reader.logdir.logdir import Logdir
 
 from . import checks, damage, memory
 
@@ -114,7 +114,7 @@ def test_a_batch_input_is_read_through_the_batch_path_and_its_defects_show(
         root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An input marked ``batch`` is read in bulk by ``batch_reload`` (one run is enough): a record
     the batch path's framing drops is caught, and the same input read run by run stays clean."""
-    from tbnb.reader import batch_reload
+    from tbnb.reader.logdir import batch_reload
 
     meter = memory.PeakMeter("rss")
     case = dataclasses.replace(_case(_scalar_file(300)), batch=True)
@@ -144,7 +144,7 @@ def test_a_preview_input_is_read_in_two_passes_and_a_lossy_preview_shows(
     """An input with ``preview`` is first read as a Board reads a big logdir (each run's first
     bytes, then the rest); a preview that skips the record it cut at its end is caught, by the
     oracle and by the read at once."""
-    from tbnb.reader import run as run_module
+    from tbnb.reader.runs import run as run_module
 
     meter = memory.PeakMeter("rss")
     case = dataclasses.replace(_case(_scalar_file(300)), preview=1000)

@@ -23,8 +23,8 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tbnb.reader.logdir import Logdir
-from tbnb.reader.proto import event_pb2
+from tbnb.format.proto import event_pb2
+from tbnb.reader.logdir.logdir import Logdir
 
 from . import checks, damage, memory, seeds, snapshot
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tbnb.reader.logdir import Logdir
+from tbnb.reader.logdir.logdir import Logdir
 
 
 def assert_same(a: Logdir, b: Logdir) -> None:

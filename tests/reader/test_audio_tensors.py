@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader.data_compat import audio_clips
-from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
+from tbnb.format.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
+from tbnb.reader.events.data_compat import audio_clips
 from tbnb.testing import EventWriter, encode_wav
 
 pytest.importorskip("tensorboard")

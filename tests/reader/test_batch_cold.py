@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader import batch_cold, batch_reload
+from tbnb.reader.logdir import batch_cold, batch_reload
 from tbnb.testing import EventWriter
 
 from .test_bulk import assert_same_logdir

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader import batch_reload
-from tbnb.reader.run import Run
+from tbnb.reader.logdir import batch_reload
+from tbnb.reader.runs.run import Run
 from tbnb.testing import EventWriter, write_scalar_logdir
 
 from .logdir_changes import write_more

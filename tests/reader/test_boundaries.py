@@ -8,7 +8,7 @@ import sys
 
 def test_reader_imports_no_widget_code() -> None:
     code = (
-        "import sys, tbnb.reader.logdir, tbnb.reader.plugins.projector\n"
+        "import sys, tbnb.reader.logdir.logdir, tbnb.reader.plugins.projector\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('ipywidgets', 'anywidget', 'plotly', 'IPython')]\n"
         "print(','.join(bad))\n"
     )

@@ -18,12 +18,12 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader import frame_bulk as frame_bulk_module
-from tbnb.reader import grouping
-from tbnb.reader.frame_bulk import frame_bulk
-from tbnb.reader.proto import event_pb2, summary_pb2, types_pb2
-from tbnb.reader.records import frame
-from tbnb.reader.scalars_bulk import decode_scalars
+from tbnb.format.proto import event_pb2, summary_pb2, types_pb2
+from tbnb.reader.events.scalars_bulk import decode_scalars
+from tbnb.reader.records import frame_bulk as frame_bulk_module
+from tbnb.reader.records import grouping
+from tbnb.reader.records.frame_bulk import frame_bulk
+from tbnb.reader.records.records import frame
 from tbnb.testing import EventWriter, write_demo_logdir, write_scalar_logdir
 from tbnb.writer import encode_record
 
@@ -66,7 +66,7 @@ def assert_same_logdir(path: Path, **kwargs: object) -> None:
 @contextlib.contextmanager
 def protobuf_rows() -> Iterator[list[int]]:
     """Count the records that go through the protobuf path (RunData.apply_records) while active."""
-    from tbnb.reader.run_data import RunData
+    from tbnb.reader.runs.run_data import RunData
 
     calls: list[int] = []
     real = RunData.apply_records
@@ -86,7 +86,7 @@ def protobuf_rows() -> Iterator[list[int]]:
 @pytest.fixture
 def small_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let the bulk paths engage on test-sized inputs."""
-    import tbnb.reader.bulk_apply as bulk_apply_module
+    import tbnb.reader.runs.bulk_apply as bulk_apply_module
 
     monkeypatch.setattr(frame_bulk_module, "MIN_BULK_BYTES", 0)
     monkeypatch.setattr(grouping, "MIN_CRC_GROUP", 2)
@@ -322,7 +322,7 @@ def test_a_large_first_record_does_not_decide_how_a_log_is_framed(monkeypatch: p
 def test_logs_of_large_records_are_read_in_larger_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A media log is read in LARGE_READ_CHUNK pieces (fewer batches, each reservoir looks at a
     tag fewer times), a scalar log in READ_CHUNK pieces; both as the sequential path reads them."""
-    import tbnb.reader.run as run_module
+    import tbnb.reader.runs.run as run_module
 
     monkeypatch.setattr(run_module, "READ_CHUNK", 1 << 16)
     monkeypatch.setattr(run_module, "LARGE_READ_CHUNK", 1 << 20)

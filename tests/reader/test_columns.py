@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tbnb.reader import columns as columns_module
-from tbnb.reader import columns_pack
-from tbnb.reader.columns import COMPACT_MIN, ScalarColumns
+from tbnb.reader.runs import columns as columns_module
+from tbnb.reader.runs import columns_pack
+from tbnb.reader.runs.columns import COMPACT_MIN, ScalarColumns
 
 
 def one_by_one(batches: list[list[int]]) -> list[int]:
@@ -104,7 +104,7 @@ def test_a_short_series_of_float32_values_is_compact_from_its_first_fill(n: int)
 
 
 def test_a_progression_of_its_own_is_one_only_without_wrap_around() -> None:
-    from tbnb.reader.columns import _own_stride
+    from tbnb.reader.runs.columns import _own_stride
 
     assert _own_stride(np.array([7])) == 0
     assert _own_stride(np.array([5, 15, 25])) == 10

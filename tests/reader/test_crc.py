@@ -7,8 +7,8 @@ import struct
 import numpy as np
 import pytest
 
-from tbnb.reader import crc
-from tbnb.reader.crc import crc_rows, mask, mask_array, masked_crc32c
+from tbnb.format import crc
+from tbnb.format.crc import crc_rows, mask, mask_array, masked_crc32c
 from tbnb.writer import encode_record
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tbnb.reader import data_compat
-from tbnb.reader.proto import summary_pb2
+from tbnb.format.proto import summary_pb2
+from tbnb.reader.events import data_compat
 
 
 def histo_value(limits: list[float], counts: list[float], lo: float, hi: float) -> summary_pb2.Summary.Value:

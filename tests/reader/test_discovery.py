@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tbnb.reader import discovery
-from tbnb.reader.discovery import find_run_files
+from tbnb.reader.files import discovery
+from tbnb.reader.files.discovery import find_run_files
 
 
 def event_file(directory: Path, name: str = "events.out.tfevents.1.host") -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tbnb.reader import discovery_cache
-from tbnb.reader.discovery import find_run_files
-from tbnb.reader.discovery_cache import FULL_WALK_EVERY, RACY_NS, CachedDiscovery
+from tbnb.reader.files import discovery_cache
+from tbnb.reader.files.discovery import find_run_files
+from tbnb.reader.files.discovery_cache import FULL_WALK_EVERY, RACY_NS, CachedDiscovery
 
 from .logdir_changes import dirs, make_runs, mutate
 

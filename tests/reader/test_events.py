@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import tbnb
-from tbnb.reader.events import NOT_AN_EVENT, parse_events, read_event_file
-from tbnb.reader.inspection import inspect_logdir
-from tbnb.reader.proto import event_pb2
-from tbnb.reader.records import HEADER_SIZE, frame
+from tbnb.format.proto import event_pb2
+from tbnb.reader.events.events import NOT_AN_EVENT, parse_events, read_event_file
+from tbnb.reader.logdir.inspection import inspect_logdir
+from tbnb.reader.records.records import HEADER_SIZE, frame
 from tbnb.writer import encode_record
 
 NOT_PROTOBUF = b"\x0f\x00"  # field 1 of wire type 7: no protobuf message parses it

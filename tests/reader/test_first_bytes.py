@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from tbnb.reader.batch_reload import BATCH_MIN_RUNS
-from tbnb.reader.logdir import Logdir
+from tbnb.reader.logdir.batch_reload import BATCH_MIN_RUNS
+from tbnb.reader.logdir.logdir import Logdir
 from tbnb.testing import EventWriter
 
 

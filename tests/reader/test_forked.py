@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader import forked, logdir
-from tbnb.reader.logdir import Logdir
+from tbnb.reader.logdir import forked, logdir
+from tbnb.reader.logdir.logdir import Logdir
 from tbnb.testing import write_scalar_logdir
 
 from .logdir_changes import write_more

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tbnb.reader import frame_bulk as frame_bulk_module
-from tbnb.reader.frame_bulk import MIN_BULK_BYTES, frame_bulk
-from tbnb.reader.proto import event_pb2, summary_pb2
+from tbnb.format.proto import event_pb2, summary_pb2
+from tbnb.reader.records import frame_bulk as frame_bulk_module
+from tbnb.reader.records.frame_bulk import MIN_BULK_BYTES, frame_bulk
 from tbnb.writer import encode_record
 
 from .test_bulk import assert_same_framing, damage, random_log

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tbnb.reader import grouping
-
+from tbnb.reader.records import grouping
 
 _TAG_POOLS = {
     "one": [b"loss"],

@@ -8,9 +8,9 @@ import time
 import numpy as np
 import pytest
 
-from tbnb.reader import data_compat
+from tbnb.format.proto import summary_pb2
+from tbnb.reader.events import data_compat
 from tbnb.reader.plugins.histograms import BASIS_POINTS, bin_edges, compress, rebin, value_range
-from tbnb.reader.proto import summary_pb2
 from tbnb.testing import histogram_buckets
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader.proto import event_pb2
+from tbnb.format.proto import event_pb2
 from tbnb.testing import EventWriter, write_scalar_logdir
 from tbnb.writer import encode_record
 
@@ -229,7 +229,7 @@ def test_images_are_read_from_disk_when_indexed(tmp_path: Path) -> None:
         w.add_image("img", np.zeros((4, 6, 3), dtype=np.uint8), 0)
     lg = tbnb.load(tmp_path)
     run = lg._runs["."]
-    from tbnb.reader.items import BlobRef
+    from tbnb.reader.runs.items import BlobRef
 
     assert isinstance(run.data.sampled("img")[0].payload, BlobRef)
     value = lg.tensors(".", "img").values[0]
@@ -259,7 +259,7 @@ def test_reload_cost_follows_new_bytes(tmp_path: Path) -> None:
     size_before = w.path.stat().st_size
     w.add_scalar("x", 1.0, 2000)
     w.flush()
-    import tbnb.reader.run as run_module
+    import tbnb.reader.runs.run as run_module
 
     seen: list[int] = []
     real = {name: getattr(run_module, name) for name in ("frame", "frame_bulk")}
@@ -296,7 +296,7 @@ def test_count_says_how_many_points_without_copying(tmp_path: Path) -> None:
 def test_a_reload_reads_only_the_runs_that_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Runs whose files are as they were are not reloaded at all; a grown file, a new file, a
     removed file and one that cannot be stat-ed each make their run reload (and be reported)."""
-    import tbnb.reader.run as run_module
+    import tbnb.reader.runs.run as run_module
 
     writers = {name: EventWriter(tmp_path / name) for name in "abcde"}
     for w in writers.values():
@@ -372,7 +372,7 @@ def test_graph_tags_and_keras_models(tmp_path) -> None:
     """``graphs(run)`` lists the op graph first, then graph plugin tags; an unknown tag is a KeyError."""
     import json
 
-    from tbnb.reader.proto import summary_pb2, tensor_pb2, types_pb2
+    from tbnb.format.proto import summary_pb2, tensor_pb2, types_pb2
 
     model = {"class_name": "Sequential", "config": {"name": "seq", "layers": [
         {"class_name": "Dense", "config": {"name": "dense", "units": 2}}]}}

@@ -20,10 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tbnb
-from tbnb.reader.items import WHOLE_VALUE, Record
-from tbnb.reader.payloads import decode_payload
-from tbnb.reader.proto import event_pb2, summary_pb2
-from tbnb.reader.wire import value_spans
+from tbnb.format.proto import event_pb2, summary_pb2
+from tbnb.reader.events.wire import value_spans
+from tbnb.reader.runs.items import WHOLE_VALUE, Record
+from tbnb.reader.runs.payloads import decode_payload
 from tbnb.testing import EventWriter
 from tests.merged_logs import KINDS, write_merged_run
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tbnb.reader.items import BlobRef, Item, Record
-from tbnb.reader.payloads import decode_payload, readable
-from tbnb.reader.proto import event_pb2
+from tbnb.format.proto import event_pb2
+from tbnb.reader.runs.items import BlobRef, Item, Record
+from tbnb.reader.runs.payloads import decode_payload, readable
 
 
 def _record(values: list[float], dims: list[int]) -> Record:

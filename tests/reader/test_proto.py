@@ -8,7 +8,7 @@ import importlib
 import pytest
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from tbnb.reader.proto import (
+from tbnb.format.proto import (
     event_pb2,
     graph_pb2,
     hparams_pb2,
@@ -95,7 +95,7 @@ def test_fields_match_tensorboard(ours: type, module: str, name: str) -> None:
 def test_data_type_enum_matches() -> None:
     from tensorboard.compat.proto import types_pb2 as tb_types
 
-    from tbnb.reader.proto import types_pb2
+    from tbnb.format.proto import types_pb2
 
     for value in types_pb2.DataType.DESCRIPTOR.values:
         assert tb_types.DataType.Value(value.name) == value.number

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-from tbnb.reader.proto import graph_pb2, run_metadata_pb2
+from tbnb.format.proto import graph_pb2, run_metadata_pb2
 
 from .test_proto import compare
 

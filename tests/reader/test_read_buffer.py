@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 import tbnb
-from tbnb.reader.read_buffer import ReadBuffer
+from tbnb.reader.files.read_buffer import ReadBuffer
 from tbnb.testing import EventWriter
 
 

@@ -7,9 +7,9 @@ import struct
 import numpy as np
 import pytest
 
-from tbnb.reader import records
-from tbnb.reader.crc import masked_crc32c
-from tbnb.reader.records import frame
+from tbnb.format.crc import masked_crc32c
+from tbnb.reader.records import records
+from tbnb.reader.records.records import frame
 from tbnb.writer import encode_record
 
 

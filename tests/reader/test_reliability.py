@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader.logdir import Logdir
-from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
+from tbnb.format.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
+from tbnb.reader.logdir.logdir import Logdir
 from tbnb.testing import EventWriter
 
 #: Reading a file of a few hundred bytes may cost this much at most (the fuzzer's constant).

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tbnb
-from tbnb.reader.logdir import Logdir, LogdirError
+from tbnb.reader.logdir.logdir import Logdir, LogdirError
 from tbnb.testing import EventWriter, write_demo_logdir
 
 from .same_data import assert_same
@@ -182,7 +182,7 @@ def test_fsspec_missing_names_the_extra_to_install(monkeypatch: pytest.MonkeyPat
 
 
 def test_credentials_in_the_url_are_never_shown(tmp_path: Path, bucket: str) -> None:
-    from tbnb.reader.remote import describe_error, shown_url
+    from tbnb.reader.files.remote import describe_error, shown_url
 
     assert shown_url("s3://KEY:SECRET@bucket/exp?token=abc#x") == "s3://bucket/exp"
     assert shown_url("memory://bucket/exp") == "memory://bucket/exp"

@@ -22,7 +22,7 @@ import pytest
 os.environ.setdefault("GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT", "false")
 
 import tbnb
-from tbnb.reader.logdir import Logdir, LogdirError
+from tbnb.reader.logdir.logdir import Logdir, LogdirError
 from tbnb.testing import EventWriter
 
 from .remote_logs import grow, sweep
@@ -133,7 +133,7 @@ def test_a_missing_bucket_and_an_unreachable_endpoint(server: tuple[str, Served]
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """gcsfs retries a refused connection with backoff for about half a minute; the load gives
     up after ``FIRST_CONTACT_TIMEOUT`` (shortened here) with a one-line error."""
-    from tbnb.reader import remote
+    from tbnb.reader.files import remote
 
     monkeypatch.setattr(remote, "FIRST_CONTACT_TIMEOUT", 3.0)
     with pytest.raises(LogdirError, match="gs://no-such-bucket-here/exp") as err:

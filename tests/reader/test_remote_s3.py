@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import tbnb
-from tbnb.reader.logdir import Logdir, LogdirError
+from tbnb.reader.logdir.logdir import Logdir, LogdirError
 from tbnb.testing import EventWriter
 
 from .remote_logs import grow, sweep

@@ -6,9 +6,9 @@ import random
 
 import numpy as np
 
-from tbnb.reader import reservoir
-from tbnb.reader.items import Item
-from tbnb.reader.reservoir import Reservoir
+from tbnb.reader.runs import reservoir
+from tbnb.reader.runs.items import Item
+from tbnb.reader.runs.reservoir import Reservoir
 
 
 def test_reservoir_keeps_capacity_and_latest_deterministically() -> None:

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import tbnb
-from tbnb.reader.run_groups import BANDS, aggregate, group_runs, hparam_groups, t975
+from tbnb.reader.logdir.run_groups import BANDS, aggregate, group_runs, hparam_groups, t975
 from tbnb.testing import EventWriter
 
 PATTERN = r"(?P<group>.*)/seed_\d+"

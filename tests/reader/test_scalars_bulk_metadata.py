@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbnb
-from tbnb.reader.frame_bulk import frame_bulk
-from tbnb.reader.proto import event_pb2, summary_pb2, types_pb2
-from tbnb.reader.scalars_bulk import decode_scalars, template
+from tbnb.format.proto import event_pb2, summary_pb2, types_pb2
+from tbnb.reader.events.scalars_bulk import decode_scalars, template
+from tbnb.reader.records.frame_bulk import frame_bulk
 from tbnb.writer import encode_record
 
 from .test_bulk import assert_same_logdir, damage, protobuf_rows, small_bulk  # noqa: F401 - a fixture

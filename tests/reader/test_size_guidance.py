@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tbnb.reader.size_guidance import DEFAULTS, parse_samples_per_plugin
+from tbnb.reader.runs.size_guidance import DEFAULTS, parse_samples_per_plugin
 
 
 def test_defaults_are_tensorboards() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tbnb.reader.location import is_url, open_storage
-from tbnb.reader.storage import LocalStorage, StorageError
+from tbnb.reader.files.location import is_url, open_storage
+from tbnb.reader.files.storage import LocalStorage, StorageError
 from tbnb.testing import EventWriter
 
 

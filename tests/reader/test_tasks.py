@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader.run import Run
+from tbnb.reader.runs.run import Run
 from tbnb.testing import EventWriter, write_demo_logdir
 
 from .same_data import assert_same

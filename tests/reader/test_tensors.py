@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tbnb.reader.proto import tensor_pb2
-from tbnb.reader.tensors import TensorDecodeError, from_ndarray, to_ndarray
+from tbnb.format.proto import tensor_pb2
+from tbnb.reader.events.tensors import TensorDecodeError, from_ndarray, to_ndarray
 
 ARRAYS = [
     np.float32(3.5),
@@ -81,7 +81,7 @@ def test_declared_shape_is_checked_before_allocating(dtype: int, field: str, val
 
 
 def test_broadcast_up_to_the_cap_is_kept() -> None:
-    from tbnb.reader.tensors import MAX_BROADCAST
+    from tbnb.reader.events.tensors import MAX_BROADCAST
 
     p = tensor_pb2.TensorProto(dtype=1, float_val=[2.0])
     p.tensor_shape.dim.add(size=MAX_BROADCAST)

@@ -7,8 +7,8 @@ import struct
 import numpy as np
 import pytest
 
-from tbnb.reader import values_bulk
-from tbnb.reader.proto import event_pb2
+from tbnb.format.proto import event_pb2
+from tbnb.reader.events import values_bulk
 
 
 def _varint(value: int) -> bytes:
@@ -20,7 +20,7 @@ def _varint(value: int) -> bytes:
 def test_cursor_varints_of_every_length_and_at_the_buffer_end() -> None:
     """The walker's varints, 1 to 10 bytes, decode as protobuf's; one that would run past the
     buffer, or past 10 bytes, flags its row (protobuf then parses that record)."""
-    from tbnb.reader.values_bulk import _Cursor
+    from tbnb.reader.events.values_bulk import _Cursor
 
     rng = np.random.default_rng(5)
     values = [1, 127, 128, 300, 16_383, 16_384, (1 << 21) - 1, 1 << 21, 1 << 28, 1 << 35, 1 << 42,

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import tbnb
-from tbnb.reader import discovery_cache, inotify
-from tbnb.reader.discovery import find_run_files
-from tbnb.reader.discovery_cache import CachedDiscovery
-from tbnb.reader.inotify import DirectoryWatch, decode, watchable
+from tbnb.reader.files import discovery_cache, inotify
+from tbnb.reader.files.discovery import find_run_files
+from tbnb.reader.files.discovery_cache import CachedDiscovery
+from tbnb.reader.files.inotify import DirectoryWatch, decode, watchable
 from tbnb.testing import EventWriter
 
 from .logdir_changes import ALL_CHANGES, make_runs, mutate

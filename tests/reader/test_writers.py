@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import tbnb
-from tbnb.reader.proto import graph_pb2, hparams_pb2, layout_pb2, plugin_data_pb2
+from tbnb.format.proto import graph_pb2, hparams_pb2, layout_pb2, plugin_data_pb2
 
 from .conftest import (
     BIG_STEPS,

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tbnb.reader.proto import event_pb2
+from tbnb.format.proto import event_pb2
 from tests.fuzz.damage import frame
 
 RATE = 1000.0

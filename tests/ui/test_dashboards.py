@@ -201,7 +201,7 @@ BIG_TEXT = "# Too big\n\n" + "<script>window.__pwned=17</script> lorem ipsum dol
 def write_hostile_logdir(logdir: Path) -> None:
     from torch.utils.tensorboard import SummaryWriter
 
-    from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
+    from tbnb.format.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
     from tbnb.testing import EventWriter, encode_wav
 
     rng = np.random.default_rng(5)

@@ -15,8 +15,8 @@ import wave
 import numpy as np
 from PIL import Image
 
-from tbnb.reader.proto import event_pb2
-from tbnb.reader.records import frame
+from tbnb.format.proto import event_pb2
+from tbnb.reader.records.records import frame
 
 T0 = 1_650_000_000.25
 

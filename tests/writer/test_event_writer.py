@@ -18,14 +18,14 @@ pytest.importorskip("tensorboard")
 from tensorboard.plugins.histogram.summary_v2 import histogram_pb  # noqa: E402
 from tensorboard.util import tensor_util  # noqa: E402
 
-from tbnb.reader.proto import (  # noqa: E402
+from tbnb.format.crc import masked_crc32c  # noqa: E402
+from tbnb.format.proto import (  # noqa: E402
     event_pb2,
     graph_pb2,
     plugin_data_pb2,
     types_pb2,
 )
-from tbnb.reader.crc import masked_crc32c  # noqa: E402
-from tbnb.reader.records import frame  # noqa: E402
+from tbnb.reader.records.records import frame  # noqa: E402
 from tbnb.writer import EventWriter, histogram_buckets  # noqa: E402
 
 from .readback import T0, decode_png, decode_wav, ours, tb_migrated, tb_raw, values_of  # noqa: E402

@@ -1,4 +1,4 @@
-"""Tests for ``tbnb.writer.records``: ``encode_record`` frames bytes as the reader expects them."""
+"""Tests for ``tbnb.format.framing``: ``encode_record`` frames bytes as the reader expects them."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import struct
 import crc32c
 import numpy as np
 
-from tbnb.reader.crc import masked_crc32c
-from tbnb.reader.records import frame
+from tbnb.format.crc import masked_crc32c
+from tbnb.reader.records.records import frame
 from tbnb.writer import encode_record
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tbnb.reader.proto import event_pb2, types_pb2
+from tbnb.format.proto import event_pb2, types_pb2
 from tbnb.writer import encode_record, scalar_records
 
 from .readback import T0

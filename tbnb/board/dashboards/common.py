@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...reader.series import ScalarSeries, TensorSeries
+from ...reader.runs.series import ScalarSeries, TensorSeries
 from ...reader.user_regex import PatternError, compile_excepting, compile_regex
 from ..request import RequestError
 from ..sources import MultiLogdir

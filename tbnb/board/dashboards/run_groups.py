@@ -4,7 +4,7 @@ each group's line and band for a card, and the group rows of the data table unde
 A card's ``series`` and ``step_table`` requests carry the grouping in a ``groups`` field
 (protocol.md); the scalars module answers the runs left alone as before and hands the groups
 to this module. The statistics are computed over every point of every member, on the group's
-common step grid (``tbnb.reader.run_groups`` has the rules), then cut to the requested range and
+common step grid (``tbnb.reader.logdir.run_groups`` has the rules), then cut to the requested range and
 min/max-downsampled like any line: the line's, the band's lower and upper edges' extremes are
 all kept, and a zoom gets the exact grid points of its range.
 
@@ -23,9 +23,9 @@ import numpy as np
 import traitlets
 from traitlets import Enum, TraitError, Unicode, Union, validate
 
-from ...reader.group_frame import GroupSpec, resolve
-from ...reader.run_groups import BANDS, LINES, GroupStats, aggregate, compile_pattern
-from ...reader.series import ScalarSeries
+from ...reader.logdir.group_frame import GroupSpec, resolve
+from ...reader.logdir.run_groups import BANDS, LINES, GroupStats, aggregate, compile_pattern
+from ...reader.runs.series import ScalarSeries
 from ..downsample import minmax_downsample_many
 from ..request import RequestError
 from ..sources import MultiLogdir
@@ -262,7 +262,7 @@ def group_table(source: MultiLogdir, tag: str, alone: Sequence[str], groups: Map
 # -- settings ----------------------------------------------------------------------------------------
 
 class GroupTraits(traitlets.HasTraits):
-    """Run groups, synced with the page (``tbnb.reader.run_groups`` for the statistics).
+    """Run groups, synced with the page (``tbnb.reader.logdir.run_groups`` for the statistics).
 
     ``run_groups``: a regex with a named group ``group`` matched against whole run names
     (runs with the same ``group`` text are one line, runs it does not match stay alone), or a

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from traitlets import TraitError, TraitType
 
-from ...reader.series import ScalarSeries
+from ...reader.runs.series import ScalarSeries
 from ..protocol import X_AXES
 from ..request import RequestError
 from ..sources import MultiLogdir

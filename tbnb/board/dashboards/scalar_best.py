@@ -15,7 +15,7 @@ import numpy as np
 import traitlets
 from traitlets import Bool, Enum, Unicode
 
-from ...reader.series import ScalarSeries
+from ...reader.runs.series import ScalarSeries
 from ..request import RequestError
 
 #: The values of ``Board.best`` besides None.

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from traitlets import Bool, Dict, Enum, Int, List, TraitError, validate
 
-from ...reader.series import ScalarSeries
+from ...reader.runs.series import ScalarSeries
 from ..codec import encode
 from ..downsample import minmax_downsample
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings

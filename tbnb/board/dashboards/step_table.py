@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from ...reader.series import ScalarSeries
+from ...reader.runs.series import ScalarSeries
 from ..codec import encode
 from ..request import Fields, Reply, RequestError
 from ..smoothing import clamp_weight, smooth, smoothed_at

@@ -17,7 +17,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from ...reader.logdir import Logdir
+from ...reader.logdir.logdir import Logdir
 from ...reader.plugins.embeddings import Embedding, Embeddings, embeddings
 from ...reader.plugins.projector import find_configs
 from ..sources import MultiLogdir

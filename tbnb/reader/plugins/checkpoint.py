@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..proto import tensor_bundle_pb2, types_pb2
+from tbnb.format.proto import tensor_bundle_pb2, types_pb2
+
 from .sstable import TableError, masked_crc32c, read_table
 
 #: Float dtypes the projector accepts, as numpy little-endian types ("bf16" is widened by hand).

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from ..proto import layout_pb2
+from tbnb.format.proto import layout_pb2
+
 from ..user_regex import PatternError, Regex, compile_regex
 from .source import LogdirLike, PluginProblem
 

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from ..proto import projector_config_pb2
+from tbnb.format.proto import projector_config_pb2
+
 from .checkpoint import Bundle, CheckpointError, latest_checkpoint, read_bundle
 from .embedding_files import Sprite, parse_bookmarks, parse_metadata, parse_sprite, parse_tensor
 from .projector import find_configs, parse_config, resolve_asset

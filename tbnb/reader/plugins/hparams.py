@@ -28,7 +28,8 @@ from typing import Union
 from google.protobuf import json_format, struct_pb2
 from google.protobuf.message import DecodeError
 
-from ..proto import hparams_pb2
+from tbnb.format.proto import hparams_pb2
+
 from .source import LogdirLike, PluginProblem, plugin_content, tags_of_plugin
 
 PLUGIN_NAME = "hparams"

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from ..proto import plugin_data_pb2
+from tbnb.format.proto import plugin_data_pb2
+
 from .source import LogdirLike, PluginProblem, pick_step, plugin_content, tags_of_plugin
 
 PLUGIN_NAME = "mesh"

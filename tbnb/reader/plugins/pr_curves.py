@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..proto import plugin_data_pb2
+from tbnb.format.proto import plugin_data_pb2
+
 from .source import LogdirLike, PluginProblem, pick_step, plugin_content, tags_of_plugin
 
 PLUGIN_NAME = "pr_curves"

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from google.protobuf import text_format
 
-from ..proto import projector_config_pb2
+from tbnb.format.proto import projector_config_pb2
 
 CONFIG_NAME = "projector_config.pbtxt"
 PLUGIN_DIR = Path("plugins") / "org_tensorflow_tensorboard_projector"

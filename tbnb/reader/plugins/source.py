@@ -9,14 +9,14 @@ card, not the dashboard.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..proto import summary_pb2
+    from tbnb.format.proto import summary_pb2
 
 
 class HasStep(Protocol):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tbnb.board import protocol
-from tbnb.reader.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
+from tbnb.format.proto import event_pb2, summary_pb2, tensor_pb2, types_pb2
 from tbnb.testing import EventWriter, encode_png, encode_wav
 
 from ..conftest import T0, Page

@@ -111,7 +111,7 @@ def test_runs_without_the_tag_are_left_out_and_bad_requests_are_errors(page: Pag
 
 
 def test_a_tensor_of_the_wrong_shape_is_a_problem_listed_not_a_failure(make_board, tmp_path: Path) -> None:
-    from tbnb.reader.proto import event_pb2, plugin_data_pb2, summary_pb2, tensor_pb2, types_pb2
+    from tbnb.format.proto import event_pb2, plugin_data_pb2, summary_pb2, tensor_pb2, types_pb2
     from tbnb.testing import EventWriter
 
     def pr_event(array: np.ndarray, step: int) -> event_pb2.Event:

@@ -10,7 +10,7 @@ import pytest
 from traitlets import TraitError
 
 from tbnb.board.dashboards.scalar_axes import x_at_steps
-from tbnb.reader.series import ScalarSeries
+from tbnb.reader.runs.series import ScalarSeries
 
 from ..conftest import Page
 

@@ -13,7 +13,7 @@ import pytest
 from traitlets import TraitError
 
 from tbnb.board.dashboards.scalar_best import best_point
-from tbnb.reader.series import ScalarSeries
+from tbnb.reader.runs.series import ScalarSeries
 
 from ..conftest import Page
 

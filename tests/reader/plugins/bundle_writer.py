@@ -16,7 +16,7 @@ from pathlib import Path
 import crc32c
 import numpy as np
 
-from tbnb.reader.proto import tensor_bundle_pb2
+from tbnb.format.proto import tensor_bundle_pb2
 
 MAGIC_BYTES = bytes.fromhex("57fb808b247547db")  # 0xdb4775248b80fb57, two fixed32 low half first
 DTYPES = {np.dtype("<f4"): 1, np.dtype("<f8"): 2, np.dtype("<i4"): 3, np.dtype("<i8"): 9, np.dtype("<f2"): 19}

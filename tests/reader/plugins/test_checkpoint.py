@@ -7,9 +7,9 @@ import struct
 import numpy as np
 import pytest
 
+from tbnb.format.proto import tensor_bundle_pb2
 from tbnb.reader.plugins.checkpoint import CheckpointError, latest_checkpoint, read_bundle
 from tbnb.reader.plugins.sstable import TableError, masked_crc32c, read_table, snappy_decompress
-from tbnb.reader.proto import tensor_bundle_pb2
 
 from .bundle_writer import MAGIC_BYTES, build_table, mask, snappy_literal, write_bundle, write_state
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import tbnb
+from tbnb.format.proto import layout_pb2
 from tbnb.reader.plugins import custom_scalars as cs
-from tbnb.reader.proto import layout_pb2
 
 from ..conftest import WRITERS
 from .conftest import needs_tensorboard

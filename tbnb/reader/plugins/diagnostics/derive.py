@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...series import ScalarSeries
+from ...runs.series import ScalarSeries
 from ..source import LogdirLike
 from .align import aligned, check_runs, closest, runs_holding, scalar_tags
 from .expression import Expression, parse

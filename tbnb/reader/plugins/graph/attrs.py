@@ -13,8 +13,9 @@ import math
 import re
 from typing import Any, Optional
 
-from ...proto import graph_pb2, tensor_pb2, types_pb2
-from ...tensors import TensorDecodeError, to_ndarray
+from tbnb.format.proto import graph_pb2, tensor_pb2, types_pb2
+
+from ...events.tensors import TensorDecodeError, to_ndarray
 
 #: Tensor attributes with more elements than this are described, not decoded.
 MAX_TENSOR_ELEMENTS = 1024

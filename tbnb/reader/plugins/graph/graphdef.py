@@ -15,7 +15,8 @@ from itertools import repeat
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from ...proto import graph_pb2
+from tbnb.format.proto import graph_pb2
+
 from .attrs import Shape, node_attrs, shape_of
 from .library import LibraryNodes, library_nodes
 from .model import ATTRS_ERROR, Graph, GraphError, Ragged

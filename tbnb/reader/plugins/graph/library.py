@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...proto import graph_pb2
+from tbnb.format.proto import graph_pb2
+
 from .attrs import Shape, shape_of
 
 PREFIX = "__function_library__"

@@ -17,7 +17,8 @@ from dataclasses import replace
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from ...proto import graph_pb2, run_metadata_pb2
+from tbnb.format.proto import graph_pb2, run_metadata_pb2
+
 from .graphdef import graph_from_graph_defs
 from .model import Graph, GraphError
 

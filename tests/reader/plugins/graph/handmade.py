@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tbnb.format.proto import graph_pb2
 from tbnb.reader.plugins.graph import Graph, graph_from_graph_def
 from tbnb.reader.plugins.graph.hierarchy import Hierarchy, build_hierarchy
-from tbnb.reader.proto import graph_pb2
 
 Node = tuple  # (name, op, inputs[, output shapes])
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import tbnb
+from tbnb.format.proto import event_pb2, tensor_pb2, types_pb2
 from tbnb.reader.plugins.graph import GraphError, graph_of_tag, graph_tags, run_graph
-from tbnb.reader.proto import event_pb2, tensor_pb2, types_pb2
 from tbnb.testing import EventWriter
 
 from .test_keras import KERAS3_SEQUENTIAL
