@@ -7,6 +7,6 @@ ones). Regenerate from the repository root, in a separate environment that has t
 
     python -m grpc_tools.protoc -I. --python_out=. --pyi_out=. tbnb/format/proto/*.proto
 
-Field numbers come from TensorBoard's copies; ``tests/reader/test_proto.py`` compares every
+Field numbers come from TensorBoard's copies; ``tests/format/test_proto.py`` compares every
 field with TensorBoard's own descriptors.
 """

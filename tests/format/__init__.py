@@ -1,0 +1,1 @@
+"""Tests of the TensorBoard wire format (``tbnb/format``): schemas, masked CRC, framing."""
