@@ -85,9 +85,13 @@ def test_outside_is_what_leaves_the_site() -> None:
 
 
 def test_the_site_has_every_page(site: Path) -> None:
-    for page in ("index", "getting-started", "magic", "hosts", "reports", "remote", "api",
-                 "dashboards/index", "dashboards/scalars", "dashboards/graphs", "dashboards/projector"):
+    for page in ("index", "getting-started", "magic", "hosts", "reports", "remote", "api", "custom-plots",
+                 "writing-a-dashboard", "dashboards/index", "dashboards/scalars", "dashboards/graphs",
+                 "dashboards/projector", "dashboards/diagnostics"):
         assert (site / f"{page}.html").is_file(), page
+    index = (site / "index.html").read_text(encoding="utf-8")
+    for page in ("custom-plots", "writing-a-dashboard"):  # in the toctree, not orphans
+        assert f'href="{page}.html"' in index, page
     notebooks = sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb"))
     assert sorted(p.stem for p in (site / "notebooks").glob("*.html")) == notebooks
     api = (site / "api.html").read_text(encoding="utf-8")
@@ -195,6 +199,34 @@ def test_readme_links_and_pictures_are_in_the_repository() -> None:
                     "python -m sphinx -b html docs docs/_build/html"):
         assert command in readme, command
     assert (REPO / ".ci" / "run").is_file()
+
+
+def shown_pictures() -> dict[str, set[Path]]:
+    """Every picture README.md and the site's Markdown pages show, by page: the files they name."""
+    pages = [REPO / "README.md", *(p for p in (REPO / "docs").rglob("*.md")
+                                   if "_build" not in p.parts and not p.is_relative_to(REPO / "docs" / "notebooks"))]
+    shown: dict[str, set[Path]] = {}
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        names = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", text) + re.findall(r"<img[^>]*\ssrc=\"([^\"]+)\"", text)
+        shown[str(page.relative_to(REPO))] = {(page.parent / n).resolve() for n in names if not outside(n)}
+    return shown
+
+
+def test_every_picture_is_made_by_the_screenshot_command() -> None:
+    from ui.screenshots import OUT, SHOTS
+
+    images = REPO / "docs" / "images"
+    assert OUT.resolve() == images.resolve()
+    made = {images.resolve() / f"{shot.name}.png" for shot in SHOTS}
+    shown = shown_pictures()
+    elsewhere = {page: sorted(str(p) for p in pictures - made) for page, pictures in shown.items() if pictures - made}
+    assert not elsewhere, f"pictures that `python -m tests.ui.screenshots` does not make: {elsewhere}"
+    everything_shown = set().union(*shown.values())
+    assert made <= everything_shown, f"shots no page shows: {sorted(p.name for p in made - everything_shown)}"
+    on_disk = {p.resolve() for p in images.iterdir()}
+    assert on_disk == made, (f"in docs/images but no shot: {sorted(p.name for p in on_disk - made)}; "
+                             f"a shot not committed: {sorted(p.name for p in made - on_disk)}")
 
 
 def test_screenshots_are_small_real_pictures() -> None:
