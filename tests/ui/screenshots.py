@@ -1,10 +1,13 @@
 """The documentation's screenshots: ``python -m tests.ui.screenshots [--only a,b] [--out DIR]``.
 
 Writes the demo logdir (and what the other dashboards need: seeds, a torch sweep, graph and
-embedding), starts JupyterLab and Debian's Chromium with the UI tests' harness, runs one small
-notebook per picture, waits until its dashboard has drawn, and saves the Board (or the cards)
-cropped, as a palette PNG under ``docs/images/`` (each well under 200 KB). Look at them before
-committing: they are what the README and the site show.
+embedding, a segmentation, runs for each diagnostic finding), serves the demo logdir from moto's
+S3 server on loopback, starts JupyterLab and Debian's Chromium with the UI tests' harness, runs
+one small notebook per picture, waits until its dashboard has drawn, and saves the Board (or the
+cards, or the whole cell) cropped, as a palette PNG under ``docs/images/`` (each well under
+200 KB). A picture whose cell shows an error is not saved. Look at them before committing: they
+are what the README and the site show; tests/test_docs.py checks that they are all the README
+and the site show.
 """
 
 from __future__ import annotations
