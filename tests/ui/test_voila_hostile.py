@@ -50,6 +50,9 @@ REFUSED = ["(?=x)y", r"(x)\1"]  # lookahead, backreference: RE2 has neither
 #: projector's Traits), with the form its value takes.
 REGEX_TRAITS = {"runs": "list", "hidden_patterns": "list", "run_groups": "group", "tag_filter": "text",
                 "graph_search": "text", "projector_search": "text"}
+#: The regex traits' plain values: every run shown, nothing grouped, hidden or searched.
+PLAIN = {"runs": [".*"], "hidden_patterns": [], "run_groups": None, "tag_filter": "", "graph_search": "",
+         "projector_search": ""}
 #: A reply awaited longer than this counts as a stalled kernel (milliseconds): the page may be
 #: slow to take it (its own filters work on what the kernel echoes), so the wait is long and the
 #: time is judged by the kernel's own clock against ANSWER_MS.
@@ -86,9 +89,10 @@ def trait_value(form: str, pattern: str) -> Any:
 
 
 def hostile_updates() -> list[tuple[str, dict]]:
-    """(label, state) of the trait updates: every pattern into every regex trait, then refused
-    patterns and oversized values (the last accepted pattern must stay)."""
-    out = [(f"{trait}={pattern}", {trait: trait_value(form, pattern)})
+    """(label, state) of the trait updates: every pattern into each regex trait in turn, the
+    others plain (so that the victim's runs are shown and the kernel matches the pattern against
+    them), then refused patterns and oversized values (the last accepted state must stay)."""
+    out = [(f"{trait}={pattern}", {**PLAIN, trait: trait_value(form, pattern)})
            for pattern in PATTERNS for trait, form in REGEX_TRAITS.items()]
     out += [(f"{trait}={pattern} (refused)", {trait: trait_value(form, pattern)})
             for pattern in REFUSED for trait, form in REGEX_TRAITS.items() if trait != "tag_filter"]
@@ -132,6 +136,10 @@ def hostile_requests() -> list[tuple[str, Any, bool]]:
             ("a string", "not an object", True), ("a list", [1, 2, 3], True), ("null", None, True),
             ("a number", 12, True)]
     return out
+
+
+#: A plain request of the victim's runs: the kernel matches its run traits against both names.
+SHOWN = {"type": "series", "id": 8000, "tag": "loss", "runs": [EVIL_RUN, "b"], "width": 300, "x_axis": "step"}
 
 
 def reply_to(content: Any) -> str:
@@ -229,6 +237,8 @@ def _attack(page, writer: Writer) -> None:
     probe("nothing")
     for label, state in hostile_updates():
         viewer.comm(victim, {"method": "update", "state": state, "buffer_paths": []})
+        shown = viewer.comm(victim, {"method": "custom", "content": SHOWN}, reply_to(SHOWN))  # runs matched now
+        assert shown is not None, f"the victim did not answer a series request within {PROBE_MS} ms after {label}"
         probe(label)
     errors = []
     for label, content, error in hostile_requests():
@@ -241,19 +251,6 @@ def _attack(page, writer: Writer) -> None:
 
     writer.stop.set()
     writer.join(5)
-    last = writer.last
-    wait_for_last_step(page, "acc", "w", last, timeout=LIVE_DEADLINE)
-    state = viewer.widget_states()[victim]
-    for trait, form in REGEX_TRAITS.items():  # the last accepted pattern stays; nothing refused got in
-        assert state[trait] == trait_value(form, PATTERNS[-1]), (trait, state[trait][:80])
-    viewer.comm(victim, {"method": "update", "buffer_paths": [], "state": {
-        "runs": [".*"], "hidden_patterns": [], "run_groups": None, "tag_filter": ""}})
-    plain = viewer.comm(victim, {"method": "custom", "content": {"type": "series", "id": 1, "tag": "loss",
-                                                                 "runs": ["b", EVIL_RUN], "width": 300}},
-                        "(d) => d.method === 'custom' && d.content && d.content.id === 1")
-    assert plain is not None and plain["data"]["content"]["type"] == "series", plain
-    assert sorted(s["run"] for s in plain["data"]["content"]["series"]) == sorted(["b", EVIL_RUN])
-
     worst = {what: max(latencies, key=lambda x: x[i]) for i, what in ((1, "kernel_info"), (2, "witness"), (3, "page"))}
     print(f"{len(latencies)} probes; worst, as the kernel answered: kernel_info {worst['kernel_info'][1]:.0f} ms "
           f"(after {worst['kernel_info'][0]}), witness request {worst['witness'][2]:.0f} ms (after "
@@ -261,6 +258,18 @@ def _attack(page, writer: Writer) -> None:
           f"witness points {totals[0]} -> {totals[-1]}, drawn steps {drawn[0]} -> {drawn[-1]}; "
           f"{len(errors)} error replies")
     assert worst["kernel_info"][1] < ANSWER_MS and worst["witness"][2] < ANSWER_MS, worst
+    last = writer.last
+    wait_for_last_step(page, "acc", "w", last, timeout=LIVE_DEADLINE)
+    state = viewer.widget_states()[victim]
+    last_trait, form = list(REGEX_TRAITS.items())[-1]  # the last accepted state stays; nothing refused got in
+    assert {t: state[t] for t in PLAIN} == {**PLAIN, last_trait: trait_value(form, PATTERNS[-1])}
+    viewer.comm(victim, {"method": "update", "buffer_paths": [], "state": PLAIN})
+    plain = viewer.comm(victim, {"method": "custom", "content": {"type": "series", "id": 1, "tag": "loss",
+                                                                 "runs": ["b", EVIL_RUN], "width": 300}},
+                        "(d) => d.method === 'custom' && d.content && d.content.id === 1")
+    assert plain is not None and plain["data"]["content"]["type"] == "series", plain
+    assert sorted(s["run"] for s in plain["data"]["content"]["series"]) == sorted(["b", EVIL_RUN])
+
     assert len(errors) == sum(error for _, _, error in hostile_requests()), errors
     steps = [d for d in drawn if d is not None]
     assert len(set(steps)) >= 5 and steps == sorted(steps), f"the witness's page drew no new points: {drawn}"
