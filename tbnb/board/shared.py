@@ -1,48 +1,35 @@
 """One reader per logdir per kernel: Boards on the same logdir, with the same reader flags, share
 it instead of each holding a copy of every series (a notebook often shows one logdir in several
-cells). The reader is dropped when the last Board using it closes.
+cells). The reader, its polling and its news are the logdir's feed (feed.py), dropped when the
+last Board using it closes or is collected.
 
-Each Board reads through its own ``SharedSource``, a MultiLogdir over the shared Logdir objects.
-A reload is done once for all of them; what it changed is kept for each of the other Boards
-until their own next reload, so that every Board tells its page about every change. A Board's
-virtual scalar tags (``board.derived``: virtual_scalars.py) are its own source's: listed, read
-and reported by it beside the shared reader's logged tags.
+Each Board reads through its own ``SharedSource``, a MultiLogdir over the feed's Logdir objects:
+its membership of the feed, and its virtual scalar tags (``board.derived``: virtual_scalars.py),
+listed, read and reported by it beside the shared reader's logged tags.
+
+A Board's start-up is one path through its source: ``acquire`` (the feed of its logdir and
+flags, joined), ``start`` (the first read, then the feed's polls), ``release`` (it leaves).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..reader.files.location import is_url
 from ..reader.logdir.logdir import ReloadResult
 from ..reader.runs.series import ScalarSeries
 from ..reader.runs.size_guidance import parse_samples_per_plugin
+from .feed import Feed, Hear, Member, feed_for, feeds, leave
+from .first_read import first_read
 from .sources import MultiLogdir
+from .status import next_status
 from .virtual_scalars import LoggedView, VirtualScalars
 
 if TYPE_CHECKING:
     from tbnb.format.proto import summary_pb2
-
-_registry: dict[str, _Shared] = {}
-_registry_lock = threading.Lock()
-
-
-def merge_results(into: ReloadResult, more: ReloadResult) -> None:
-    """Add what ``more`` changed to ``into`` (a Board's changes not yet handed to it)."""
-    into.new_runs += [r for r in more.new_runs if r not in into.new_runs]
-    into.removed_runs += [r for r in more.removed_runs if r not in into.removed_runs]
-    into.purged_runs += [r for r in more.purged_runs if r not in into.purged_runs]
-    for run, tags in more.new_tags.items():
-        known = into.new_tags.setdefault(run, [])
-        known += [t for t in tags if t not in known]
-    for key, n in more.points.items():
-        into.points[key] = into.points.get(key, 0) + n
-    into.problems += more.problems
-
 
 def reader_key(logdir: str | os.PathLike[str] | None, logdir_spec: str | None,
                samples_per_plugin: str | Mapping[str, Any] | None, purge_orphaned_data: bool,
@@ -54,54 +41,62 @@ def reader_key(logdir: str | os.PathLike[str] | None, logdir_spec: str | None,
                        storage_options or {}], sort_keys=True, default=repr)
 
 
-class _Shared:
-    """A reader and the Boards' sources reading it."""
-
-    def __init__(self, key: str, reader: MultiLogdir) -> None:
-        self.key = key
-        self.reader = reader
-        self.sources: list[SharedSource] = []
-        self.loaded = False
-        self.lock = threading.RLock()
-
-    def reload(self, source: SharedSource, first_bytes: int | None = None) -> ReloadResult:
-        with self.lock:
-            fresh = self.reader.reload(first_bytes)
-            self.loaded = True
-            for other in self.sources:
-                if other is not source:
-                    merge_results(other.unseen, fresh)
-            mine, source.unseen = source.unseen, ReloadResult()
-            merge_results(mine, fresh)
-            return mine
-
-
 class SharedSource(MultiLogdir):
-    """One Board's view of a shared reader: the reader's read API, its own reload results."""
+    """One Board's view of a shared reader: the reader's read API, its own news and virtual tags."""
 
-    def __init__(self, shared: _Shared) -> None:
-        super().__init__(shared.reader.entries)
-        self.shared: _Shared | None = shared
-        #: Changes made by other Boards' reloads since this Board's last one.
-        self.unseen = ReloadResult()
+    def __init__(self, feed: Feed, member: Member) -> None:
+        super().__init__(feed.reader.entries)
+        self.feed: Feed | None = feed
+        self.member = member
         #: What the source read, once its Board closed (and it let go of the reader).
         self.closed_as: str | None = None
         #: This Board's virtual scalar tags (its providers, their cached series).
         self.virtual = VirtualScalars(LoggedView(self, MultiLogdir))
-        if shared.loaded:  # joining a reader that has read already: everything is new to this Board
-            self.unseen.new_runs = self.runs()
-            self.unseen.new_tags = {run: list(self.tags(run)) for run in self.unseen.new_runs}
+
+    @property
+    def unseen(self) -> ReloadResult:
+        """Changes other Boards' reloads made since this Board last heard."""
+        return self.member.unseen
 
     def describe(self) -> str:
         return self.closed_as or super().describe()
 
     def reload(self, first_bytes: int | None = None) -> ReloadResult:
-        shared = self.shared
-        if shared is None:
+        feed = self.feed
+        if feed is None:
             raise RuntimeError("this Board's reader was released (the Board is closed)")
-        result = shared.reload(self, first_bytes)
-        self.virtual.report(result)
-        return result
+        return self.heard(feed.reload(self.member, first_bytes))
+
+    def take_unseen(self) -> ReloadResult:
+        """What this Board has still to hear (its own reload failed: what the reader reached)."""
+        return self.heard(self.feed.take(self.member)) if self.feed is not None else ReloadResult()
+
+    def heard(self, news: ReloadResult) -> ReloadResult:
+        """``news`` of the reader, with what it changed of this Board's virtual tags added."""
+        self.virtual.report(news)
+        return news
+
+    def start(self, hear: Hear, interval: float,
+              on_preview: Callable[[ReloadResult], None] | None = None) -> ReloadResult:
+        """The Board's first read (first_read.py), then the feed's polls every ``interval``
+        seconds (0: none); returns what the first read found for the Board to take in."""
+        first = first_read(self, on_preview)
+        if self.feed is not None:
+            self.feed.listen(self.member, hear, interval)
+        return first
+
+    @property
+    def polling(self) -> bool:
+        """Whether the Board hears the feed's polls."""
+        return self.feed is not None and self.feed.polling_for(self.member)
+
+    def status(self, old: dict[str, Any], changed_at: float | None, message: str | None = None, *,
+               polling: bool | None = None) -> dict[str, Any] | None:
+        """The Board's next ``status`` (status.py): its counts, the feed's polling (unless given)
+        and the runs whose files vanished."""
+        removed = list(self.feed.removed) if self.feed is not None else []
+        return next_status(self, old, polling=self.polling if polling is None else polling, removed=removed,
+                           changed_at=changed_at, message=message)
 
     # -- logged tags, then virtual ones (never shadowing a logged tag) ----------------------------
 
@@ -127,42 +122,35 @@ class SharedSource(MultiLogdir):
         return super().point_count(run, tag)
 
     def release(self) -> None:
-        """This Board is done: the reader is dropped with the last Board that used it.
+        """This Board is done: it leaves the feed, which stops with its last Board.
 
-        The closed Board lets go of it too (it reads nothing more), so that a closed Board kept
-        in a variable or in the notebook's output history does not keep the reader alive.
+        The closed Board lets go of the reader too (it reads nothing more), so that a closed
+        Board kept in a variable or in the notebook's output history does not keep it alive.
         """
-        shared, self.shared = self.shared, None
-        if shared is None:
+        feed, self.feed = self.feed, None
+        if feed is None:
             return
         self.closed_as = self.describe()
         self.entries = []
-        with _registry_lock:
-            if self in shared.sources:
-                shared.sources.remove(self)
-            if not shared.sources and _registry.get(shared.key) is shared:
-                del _registry[shared.key]
+        leave(feed, self.member)
 
 
-def acquire(logdir: str | os.PathLike[str] | None = None, logdir_spec: str | None = None, *,
+def acquire(board: Any, logdir: str | os.PathLike[str] | None = None, logdir_spec: str | None = None, *,
             samples_per_plugin: str | Mapping[str, Any] | None = None, purge_orphaned_data: bool = True,
             storage_options: Mapping[str, Any] | None = None) -> SharedSource:
-    """A source for a new Board: on the reader other open Boards with the same logdir and flags
-    use, or on a new one (``MultiLogdir.open``'s arguments and errors)."""
+    """A source for a new Board: on the feed other Boards with the same logdir and flags use, or
+    on a new one (``MultiLogdir.open``'s arguments and errors). ``board`` is held weakly."""
     key = reader_key(logdir, logdir_spec, samples_per_plugin, purge_orphaned_data, storage_options)
-    with _registry_lock:
-        shared = _registry.get(key)
-        if shared is None:
-            reader = MultiLogdir.open(logdir, logdir_spec, samples_per_plugin=samples_per_plugin,
-                                      purge_orphaned_data=purge_orphaned_data, storage_options=storage_options)
-            shared = _registry[key] = _Shared(key, reader)
-        with shared.lock:  # (the lock order everywhere: registry, then reader)
-            source = SharedSource(shared)
-            shared.sources.append(source)
-    return source
+
+    def open_reader() -> MultiLogdir:
+        return MultiLogdir.open(logdir, logdir_spec, samples_per_plugin=samples_per_plugin,
+                                purge_orphaned_data=purge_orphaned_data, storage_options=storage_options)
+
+    member = Member(board)
+    feed = feed_for(key, open_reader, member)
+    return SharedSource(feed, member)
 
 
 def shared_readers() -> int:
     """How many readers Boards hold now (for tests and diagnostics)."""
-    with _registry_lock:
-        return len(_registry)
+    return len(feeds())

@@ -3,9 +3,9 @@
 protocol.md is the contract with the page. The Board holds the traits, the lifecycle (first
 read, polling, closing) and the public API; page requests go through its router (router.py) to
 the core and the dashboards (dashboards/), and pushed replies are kept in pushed.py. Requests
-are answered on the kernel's main thread; the poller (poll.py) reloads on its own thread and
-sends ``changed`` messages, so shared state (run colours, the status) is updated under
-``_state_lock``.
+are answered on the kernel's main thread; the feed of its logdir (feed.py, shared with the
+other Boards on it) reloads on its own thread and hands each Board what changed, which sends
+``changed`` messages, so shared state (run colours, the status) is updated under ``_state_lock``.
 """
 
 from __future__ import annotations
@@ -23,16 +23,15 @@ from traitlets import Bool, Dict, Enum, Float, Int, TraitError, Unicode, observe
 
 from ..cards.board import CardMethods
 from . import assets, shared
-from .cells import execution_count
 from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle
 from .custom_cards import CustomCardMethods
 from .custom_cards import push_key as custom_push_key
 from .dashboards import dashboard_names, trait_mixins
 from .dashboards.scalar_axes import XAxis
 from .derived import DerivedTraits
-from .first_read import first_read
+from .display_once import DisplayOnce
 from .iou_scalars import IouScalars
-from .poll import Poller, weak_call
+from .poll import weak_call
 from .preload import push_plotly_once
 from .protocol import (
     CARD_TYPES,
@@ -50,7 +49,6 @@ from .router import Router
 from .run_colors import checked_colors, with_new_runs
 from .run_visibility import RunVisibility
 from .sources import MultiLogdir
-from .status import next_status
 from .traits import ChoiceList, RegexList, StrList
 from .view import view_frame
 
@@ -71,7 +69,8 @@ BASE_SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers",
                  "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
 
 
-class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, CardMethods, anywidget.AnyWidget):  # type: ignore[misc]
+class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, CardMethods, DisplayOnce,
+            anywidget.AnyWidget):  # type: ignore[misc]
     """TensorBoard's dashboards for a logdir, live in the output cell.
 
     ``Board(logdir)`` or ``Board(logdir_spec="name1:path1,name2:path2")``; the other arguments
@@ -81,7 +80,6 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
     ``load=False``, from ``start()`` on (display first, then start: the page sets up meanwhile).
     """
 
-    _poller: Poller[Board] | None = None  # class defaults: close() may run on a half-built board
     _pushed: PushedReplies | None = None
     # Set from the built bundle at instantiation: a path here would be read when the class is
     # defined, and then importing tbnb would fail whenever the bundle is not built.
@@ -121,16 +119,15 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
         if not (isinstance(reload_interval, (int, float)) and math.isfinite(reload_interval)
                 and reload_interval >= 0):
             raise ValueError(f"reload_interval must be a number of seconds >= 0, got {reload_interval!r}")
-        # Boards on the same logdir with the same flags share one reader (released with the last).
-        self._source = shared.acquire(logdir, logdir_spec, samples_per_plugin=samples_per_plugin,
+        # Boards on the same logdir with the same flags share one reader and its polling (a feed,
+        # released with the last of them; it holds this Board weakly).
+        self._source = shared.acquire(self, logdir, logdir_spec, samples_per_plugin=samples_per_plugin,
                                       purge_orphaned_data=purge_orphaned_data, storage_options=storage_options)
         self._source.virtual.set_provider("iou", IouScalars())  # TAG/iou/<class>, TAG/miou of segmentations
         self._reload_interval = float(reload_interval)
         self._state_lock = threading.RLock()
         self._tick_lock = threading.Lock()
         self._colors_given = 0
-        self._removed: list[str] = []  # runs whose files vanished, until they come back
-        self._hidden_in: int | None = None
         self._pushed = PushedReplies()
         core = {"plotly": self._answer_plotly, "index": self._answer_index, "custom_card": self.answer_custom_card}
         self._router = Router(self._source, self._settings, core, self._send_msg, self._pushed,
@@ -157,11 +154,9 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
             return
         self._started = True
         try:
-            with self._tick_lock:
-                first = first_read(self._source, self._show_preview if self._early_index else None)
-                if self._reload_interval > 0:
-                    self._poller = Poller(self, Board._poll_tick, self._reload_interval)
-                    self._poller.start()
+            with self._tick_lock:  # the feed's polls wait for the first read to be taken in
+                first = self._source.start(Board._hear, self._reload_interval,
+                                           self._show_preview if self._early_index else None)
                 # No "changed" for the first read: no view exists yet, it asks for the index.
                 self._absorb(first, time.time(), notify=False)
         except BaseException:
@@ -214,8 +209,9 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
 
     @property
     def polling(self) -> bool:
-        """True while the background poll runs."""
-        return self._poller is not None and self._poller.alive
+        """True while the background poll runs (the feed's, shared with other Boards on the logdir)."""
+        source = getattr(self, "_source", None)
+        return isinstance(source, shared.SharedSource) and source.polling
 
     @property
     def view(self) -> pd.DataFrame:
@@ -251,30 +247,6 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
         self._stop()
         super().close()
 
-    def displayed_in(self, execution: int | None) -> None:
-        """Say that ``show()`` displayed this board in cell execution ``execution``: displaying
-        it again as that cell's last line is then skipped (see ``_ipython_display_``)."""
-        self._hidden_in = execution
-
-    def _ipython_display_(self) -> None:
-        """Display the widget, except right after ``show()`` displayed it in the same cell.
-
-        ``tbnb.show(...)`` displays the board and returns it; as a cell's last line, IPython would
-        then display the returned board a second time (two dashboards of one model).
-        """
-        from IPython.display import display
-
-        if self._hidden_in is not None and self._hidden_in == execution_count():
-            self._hidden_in = None
-            return
-        self._hidden_in = None
-        bundle = self._repr_mimebundle_() if callable(self._repr_mimebundle_) else None
-        if bundle is None:  # a closed widget: ipywidgets removes its widget view
-            display({"text/plain": repr(self)}, raw=True)
-            return
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        display(data, metadata=metadata, raw=True)
-
     def __repr__(self) -> str:
         s = self.status or {}
         live = f"polling every {self._reload_interval:g}s" if self.polling else "not polling"
@@ -284,32 +256,45 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
     # -- polling ---------------------------------------------------------------------------------
 
     def _poll_tick(self, push: bool = True) -> None:
-        """One reload: send ``changed`` (and pushed replies unless ``push`` is false) if anything
-        changed, update ``status`` if it differs."""
+        """Reload now, for this Board (``refresh()``; the others hear of it at the feed's next poll):
+        send ``changed`` (and pushed replies unless ``push`` is false), update ``status``."""
         with self._tick_lock:
             try:
                 result = self._source.reload()
             except Exception as err:  # noqa: BLE001 - e.g. an OSError on a network filesystem: retry next tick
                 log.warning("tbnb: reload of %s failed: %s", self._source.describe(), err)
-                self._push_status(time.time(), f"reload failed: {err}")
+                # What the reader took in before failing is news still (feed.py: _missed).
+                self._absorb(self._source.take_unseen(), time.time(), push=push, message=f"reload failed: {err}")
                 return
             self._absorb(result, time.time(), push=push)
 
-    def _absorb(self, result: ReloadResult, now: float, notify: bool = True, push: bool = True) -> None:
+    def _hear(self, news: ReloadResult, when: float, message: str | None) -> bool:
+        """A poll of the feed (its thread): take its news; False when this Board is gone.
+
+        A comm closed by the front end without a word (marimo closes a re-run cell's comm and
+        tells no one) ends the Board here: it leaves the feed and stops hearing.
+        """
+        comm = self.comm
+        if comm is None or getattr(comm, "_closed", False):
+            self._stop()
+            return False
+        if self._pushed is None or self._pushed.closed:
+            return False
+        with self._tick_lock:
+            self._absorb(self._source.heard(news), when, message=message)
+        return True
+
+    def _absorb(self, result: ReloadResult, now: float, notify: bool = True, push: bool = True,
+                message: str | None = None) -> None:
         """Colour new runs, tell the page what changed, refresh the status."""
         if result.new_runs:
             self._color_runs(result.new_runs)
-        if result.new_runs or result.removed_runs:
-            with self._state_lock:
-                back = set(result.new_runs)
-                self._removed = [r for r in self._removed if r not in back]
-                self._removed += [r for r in result.removed_runs if r not in self._removed]
         if result and notify:
             changed = changed_reply(self._source, result)
             self._send_msg(changed, [])
             if push:
                 self._router.push(changed)
-        self._push_status(now if result else None)
+        self._push_status(now if result else None, message)
 
     def _color_runs(self, runs: list[str]) -> None:
         """Give each new run the next palette colour, keeping colours already set."""
@@ -318,28 +303,24 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
             if colors is not None:
                 self.run_colors = colors
 
-    def _push_status(self, changed_at: float | None, message: str | None = None) -> None:
+    def _push_status(self, changed_at: float | None, message: str | None = None,
+                     polling: bool | None = None) -> None:
         """Set ``status`` if any field differs; ``last_reload`` moves only when data changed."""
         with self._state_lock:
-            status = next_status(self._source, dict(self.status), polling=self.polling, removed=self._removed,
-                                 changed_at=changed_at, message=message)
+            status = self._source.status(dict(self.status), changed_at, message, polling=polling)
             if status is not None:
                 self.status = status
 
     def _stop(self) -> None:
-        """The widget is going away: no more pushed replies, no more polling."""
+        """The widget is going away: no more pushed replies; it leaves its logdir's feed (whose
+        polling ends with its last Board)."""
         if self._pushed is not None:
             self._pushed.close()
-        self._stop_polling()
         source = getattr(self, "_source", None)  # None on a board whose __init__ failed early
-        if isinstance(source, shared.SharedSource):
+        if isinstance(source, shared.SharedSource) and source.feed is not None:
+            if source.polling:
+                self._push_status(None, polling=False)
             source.release()
-
-    def _stop_polling(self) -> None:
-        poller, self._poller = self._poller, None
-        if poller is not None:
-            poller.stop()
-            self._push_status(None)
 
     @observe("comm")
     def _watch_comm_close(self, change: dict[str, Any]) -> None:
@@ -378,14 +359,20 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
 
     def _answer_index(self, content: dict[str, Any]) -> Reply:
         """``index``: a core request, with the run colours only the board holds."""
-        # Under the tick lock: a run found by a reload in progress is listed with its colour.
-        with self._tick_lock:
-            return self._index(), []
+        return self._index(), []
 
     def _index(self) -> dict[str, Any]:
-        """The index message: the source's runs and tags, with the run colours only the board holds."""
+        """The index message: the source's runs and tags, with the run colours only the board
+        holds. A run this Board has not heard of yet (found by another Board's reload, or by one
+        that failed part way) is coloured now: the page never lists a run without its colour."""
         with self._state_lock:
-            return index_reply(self._source, dict(self.run_colors))
+            reply = index_reply(self._source, dict(self.run_colors))
+            missing = [run for run in reply["runs"] if not run["color"]]
+            if missing:
+                self._color_runs([run["name"] for run in missing])
+                for run in missing:
+                    run["color"] = self.run_colors[run["name"]]
+            return reply
 
 
 #: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``: the Board's own, ``hidden_patterns``

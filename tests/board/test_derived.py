@@ -180,5 +180,5 @@ def test_a_bad_value_from_the_page_is_refused(make_board, pairs_logdir: Path) ->
 def test_other_boards_on_the_same_logdir_are_not_affected(make_board, pairs_logdir: Path) -> None:
     one = make_board(pairs_logdir, derived={"gap": GAP})
     two = make_board(pairs_logdir)
-    assert one.source.shared is two.source.shared  # one reader...
+    assert one.source.feed is two.source.feed  # one reader...
     assert "gap" in one.source.tags("good") and "gap" not in two.source.tags("good")  # ...own tags

@@ -68,7 +68,7 @@ def test_a_board_made_with_load_reads_in_one_pass(make_board: Callable[..., Any]
         calls.append(on_preview)
         return real(source, on_preview)
 
-    monkeypatch.setattr("tbnb.board.widget.first_read", spy)
+    monkeypatch.setattr("tbnb.board.shared.first_read", spy)
     board = make_board(write_big_logdir(tmp_path / "logs", steps=1000))
     assert calls == [None]
     assert board.status["points"] == 2 * 2 * 1000

@@ -95,8 +95,9 @@ def test_changed_messages_arrive_while_a_cell_is_busy(tmp_path: Path, bundle: Pa
 
 def test_rerunning_a_show_cell_closes_the_boards_it_showed(tmp_path: Path, bundle: Path) -> None:
     """A cell run again replaces its output: the Boards of its previous run stop polling and
-    close; Boards shown by one run, or by other cells, stay. The kernel's first Board also
-    sends plotly.js unasked, the next ones do not."""
+    close; Boards shown by one run, or by other cells, stay (polled by one thread: they share
+    the logdir's feed). The kernel's first Board also sends plotly.js unasked, the next ones
+    do not."""
     km, kc = _kernel()
     try:
         _setup(kc, tmp_path, bundle)
@@ -112,7 +113,8 @@ def test_rerunning_a_show_cell_closes_the_boards_it_showed(tmp_path: Path, bundl
         state = _run(kc, "import threading; print([b.comm is None for b in shown], "
                          "sum(t.name.startswith('tbnb-poll') for t in threading.enumerate()))")
         printed = "".join(m["content"]["text"] for m in state if m["msg_type"] == "stream").strip()
-        assert printed == "[True, True, False, False] 2", printed
+        # The two Boards left show one logdir: one feed, one poll thread between them.
+        assert printed == "[True, True, False, False] 1", printed
         _run(kc, "for b in shown: b.close()")
     finally:
         kc.stop_channels()

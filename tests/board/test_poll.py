@@ -92,7 +92,7 @@ def test_board_polls_live_and_close_stops_the_thread(make_board, tmp_path: Path)
     board = make_board(tmp_path, reload_interval=0.02)
     page = Page(board)
     assert board.polling and board.status["polling"] is True
-    assert board._poller.thread_name in [t.name for t in poll_threads()]
+    assert board._source.feed.poll_thread in [t.name for t in poll_threads()]
     writer.add_scalar("loss", 2.0, 1, wall_time=T0 + 1)  # "another cell" writes while we poll
     writer.flush()
     assert wait_for(lambda: page.recorder.of_type("changed"))
@@ -128,7 +128,7 @@ def test_the_poll_thread_does_not_keep_the_board_alive(small_logdir: Path) -> No
     from tbnb.board.widget import Board
 
     board = Board(small_logdir, reload_interval=0.02)
-    name = board._poller.thread_name
+    name = board._source.feed.poll_thread
     # An open widget is held by ipywidgets' and the comm manager's registries; without them,
     # only our thread could keep it alive, and it must not.
     _instances.pop(board.model_id)
