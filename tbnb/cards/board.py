@@ -1,7 +1,8 @@
 """``board.card(...)`` and ``board.to_html(...)``: the Board's cards, from its public state only.
 
-A plain mixin (no traits): the Board lists it among its bases; everything here reads the board
-through public attributes (``logdir``, ``runs``, ``hidden_runs``, ``run_colors``, ``smoothing``,
+A plain mixin (no traits): the Board lists it among its bases (the Board imports the cards,
+never the other way: tests/test_architecture_board.py); everything here reads the board through
+the public attributes board_state.py names (``logdir``, ``runs``, ``run_colors``, ``smoothing``,
 ``x_axis``, ``view_state``, ``dashboard``, ``card_types``, ``pinned``...).
 """
 
@@ -11,6 +12,7 @@ import os
 from dataclasses import fields
 from typing import Any
 
+from .board_state import BoardState, CustomCards
 from .html import page_html, write_text
 from .output import Card
 from .registry import make_card, page_kinds
@@ -25,13 +27,13 @@ def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, An
     return view, {k: v for k, v in options.items() if k not in _VIEW_FIELDS}
 
 
-def visible_cards(board: Any, **options: Any) -> list[Card]:
+def visible_cards(board: BoardState, **options: Any) -> list[Card]:
     """The cards of the board's current dashboard, pinned tags first, as ``board.to_html`` writes them."""
     view_options, kind_options = split_options(options)
     view = CardView.from_board(board, **view_options)
     # The custom cards (board.add_card) come first on the time series tab, as on the page.
-    custom = getattr(board, "custom_cards", ()) if board.dashboard == "timeseries" else ()
-    cards: list[Card] = [board.custom_card(title) for title in custom]
+    custom = board if board.dashboard == "timeseries" and isinstance(board, CustomCards) else None
+    cards: list[Card] = [custom.custom_card(title) for title in custom.custom_cards] if custom is not None else []
     for entry in page_kinds(board.dashboard, list(board.card_types)):
         # A kind of no plugin (the diagnostics tab) is one card of no tag, as on the page.
         tags = view.visible_tags(entry.plugins) if entry.plugins else [""]
@@ -44,7 +46,7 @@ def visible_cards(board: Any, **options: Any) -> list[Card]:
 class CardMethods:
     """The Board's card API (mixed into ``tbnb.Board``)."""
 
-    def card(self, tag: str, kind: str | None = None, **options: Any) -> Card:
+    def card(self: BoardState, tag: str, kind: str | None = None, **options: Any) -> Card:
         """The card of ``tag`` as the board shows it now: shown runs, colours, smoothing, zoom,
         x axis. ``kind`` picks another card of the tag ("distributions" of a histogram tag);
         ``options`` override a setting for this card (``smoothing=0.9``, ``width=800``) or are
@@ -52,7 +54,7 @@ class CardMethods:
         view_options, kind_options = split_options(options)
         return make_card(CardView.from_board(self, **view_options), tag, kind, **kind_options)
 
-    def to_html(self, path: str | os.PathLike[str] | None = None, *, title: str | None = None,
+    def to_html(self: BoardState, path: str | os.PathLike[str] | None = None, *, title: str | None = None,
                 **options: Any) -> str:
         """The board's visible cards (its dashboard, filters, pinned first) as one offline page
         with plotly.js inlined once; written to ``path`` (UTF-8) if given, and returned."""

@@ -5,8 +5,7 @@ against its learning rate on a log axis, a range test's suggestion marked). ``to
 on the diagnostics tab writes the first one.
 
 Makers take the board's ``CardView`` (duck-typed here: ``source``, ``runs``, ``color``, ``width``,
-``height``): the dashboard module that declares them (board/dashboards/diagnostics.py) is imported
-by the board's registry, which cards/view.py imports, so this module imports neither.
+``height``); cards/registry.py lists them among the built-in kinds.
 Sentences are escaped text; figures: diagnostic_figures.py.
 """
 

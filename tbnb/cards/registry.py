@@ -1,5 +1,8 @@
 """Which card makers exist: the built-in kinds and those dashboard modules declare (``CARDS``).
 
+The built-in dashboards' kinds are listed here, not in their modules: the cards read the
+dashboards' handlers, so a built-in dashboard imports no card module (tests/test_architecture_board.py).
+
 ``board.card(tag, kind=...)`` and ``tbnb.card(...)`` look the kind up here; without a kind, the
 first kind that lists the tag's plugin is used (scalars -> "scalars", histograms ->
 "histograms", ...). A dashboard that adds a card kind does not edit this file: it declares
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .diagnostics import diagnostics_card, lr_card, update_ratio_card
 from .histograms import distribution_card, histogram_card
 from .kind import CardKind
 from .media import audio_card, images_card, text_card
@@ -24,6 +28,10 @@ BUILTIN: tuple[CardKind, ...] = (
     CardKind("images", ("images",), images_card),
     CardKind("audio", ("audio",), audio_card),
     CardKind("text", ("text",), text_card),
+    # The diagnostics dashboard's: the tab as one card, and two any run can have.
+    CardKind("diagnostics", (), diagnostics_card),
+    CardKind("update_ratio", ("scalars",), update_ratio_card),
+    CardKind("loss_vs_lr", ("scalars",), lr_card),
 )
 
 

@@ -23,6 +23,7 @@ from ..board.protocol import (
 from ..board.sources import MultiLogdir
 from ..board.view import shown_runs, tag_passes, zoom_of
 from ..reader.logdir.logdir import Logdir
+from .board_state import BoardState
 from .colors import color_of, palette_colors
 
 #: Height of a chart card in px (a legend below the plot takes part of it).
@@ -89,7 +90,7 @@ class CardView:
         return sorted(t for t in tags if tag_passes(t, self.tag_filter))
 
     @classmethod
-    def from_board(cls, board: Any, **overrides: Any) -> CardView:
+    def from_board(cls, board: BoardState, **overrides: Any) -> CardView:
         """The settings of ``board`` now, read through its public attributes only."""
         # A Board's ``source`` lists its virtual tags (``derived``) beside the logged ones.
         logdir = board.source if isinstance(getattr(board, "source", None), MultiLogdir) else board.logdir

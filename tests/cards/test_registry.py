@@ -17,7 +17,7 @@ from tbnb.testing import write_demo_logdir
 
 def test_builtin_kinds_and_defaults(logdir: Path) -> None:
     assert list(registry.kinds()) == ["scalars", "histograms", "distributions", "images", "audio", "text",
-                                      "diagnostics", "update_ratio", "loss_vs_lr"]  # the last three: CARDS
+                                      "diagnostics", "update_ratio", "loss_vs_lr"]  # the last three: the diagnostics tab's
     assert [tbnb.card(logdir, t).kind for t in ("loss", "w", "img", "tone", "notes/text_summary")] == [
         "scalars", "histograms", "images", "audio", "text"]
 

@@ -20,8 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from ...cards.diagnostics import diagnostics_card, lr_card, update_ratio_card
-from ...cards.kind import CardKind
 from ...reader.plugins.diagnostics.charts import chart_of, items
 from ..downsample import minmax_downsample
 from ..request import Fields, Handler, PushKey, Reply, RequestError, Settings, quoted
@@ -127,7 +125,5 @@ def diagnostics_key(content: Mapping[str, Any]) -> tuple[Any, ...]:
 REQUESTS: dict[str, Handler] = {"diagnostics": answer_diagnostics, "diagnostic_chart": answer_chart}
 PUSHED: dict[str, PushKey] = {"diagnostics": diagnostics_key, "diagnostic_chart": chart_key}
 
-
-#: The cards this dashboard adds (cards/diagnostics.py): the tab as one card, and two any run can have.
-CARDS = (CardKind("diagnostics", (), diagnostics_card), CardKind("update_ratio", ("scalars",), update_ratio_card),
-         CardKind("loss_vs_lr", ("scalars",), lr_card))
+# Its cards (the tab as one card, and two any run can have) are built-in kinds of the cards'
+# registry (cards/registry.py): the cards read this module, so it imports none of them.
