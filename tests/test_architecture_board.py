@@ -76,10 +76,10 @@ def board_modules_the_cards_use(modules: set[str] | None = None) -> dict[str, st
 def back_edges(used: dict[str, str]) -> dict[str, list[str]]:
     """Board modules the cards use that import a card module (other than the contract)."""
     out = {}
-    for name in used:
+    for name, origin in used.items():
         back = sorted(t for t in _edges(name) if _in(t, CARDS) and t != CONTRACT)
         if back:
-            out[f"{name} (used by {used[name]})"] = back
+            out[f"{name} (used by {origin})"] = back
     return out
 
 

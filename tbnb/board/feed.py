@@ -86,8 +86,6 @@ class Feed:
         self.removed: list[str] = []
         self._known: set[str] = set()  # runs announced so far
         self._poller: Poller[Feed] | None = None
-        #: Reloads of the reader so far (tests count them: one per interval per reader).
-        self.reloads = 0
 
     # -- members -----------------------------------------------------------------------------
 
@@ -165,7 +163,6 @@ class Feed:
     def _reload(self, first_bytes: int | None) -> ReloadResult:
         """One reload of the reader; on a failure (raised again), what it may have changed already
         is kept for every member (``_missed``)."""
-        self.reloads += 1
         try:
             fresh = self.reader.reload(first_bytes)
         except BaseException:
