@@ -213,7 +213,13 @@ class Feed:
                     mine, member.unseen = member.unseen, ReloadResult()
                     news.append((member, mine))
         now = time.time()
-        gone = [member for member, mine in news if not member.tell(mine, now, message)]
+        gone = []
+        for member, mine in news:
+            try:
+                if not member.tell(mine, now, message):
+                    gone.append(member)
+            except Exception:  # one Board's failure must not keep the news from the others
+                log.exception("tbnb: a Board could not take a poll's news")
         with self.lock:
             self.members = [m for m in self.members if m not in gone]
         _forget_if_empty(self)
