@@ -3,7 +3,7 @@
 From the page, as anyone viewing it could from the browser console, the test opens its own
 connection to the page's kernel and writes through the widget protocol what the page's code
 never would, all into the first Board (the victim): catastrophic regexes into each of its regex
-traits and requests, refused regexes, a 10 MB string, malformed requests (wrong types, no id,
+traits and requests, refused and over-long regexes, 10 MB strings in requests, malformed requests (wrong types, no id,
 huge ``k`` and sizes, negative sizes, nesting 500 deep, unknown types, non-objects, a path out of
 the logdir). Meanwhile the test writes a point to the second Board's logdir every 0.3 s.
 
@@ -11,7 +11,8 @@ Asserted: after every hostile message the kernel answers a shell request and the
 request within a second; the second Board's page draws the new points as they come; the victim
 answers each malformed request with an error, keeps none of the refused values, and still
 answers a plain request. The victim's run name ``x`` * 30 makes ``(x+x+)+y`` backtrack for hours
-in Python's ``re`` (3^n): with the old matching, the first probe after it times out.
+in Python's ``re`` (3^n): with the old matching the kernel stops answering (seen: no answer in
+30 s after run_groups=(x+x+)+y, which the page sends in its series requests).
 
 The page's own run selector still matches these patterns with the browser's engine (js runs.js,
 run_groups.js): Chromium is started with V8's linear fallback for patterns that backtrack too
