@@ -77,7 +77,7 @@ def targets(summary: dict[str, Any]) -> list[Target]:
     """The goals of the reader: each a ratio against a peer measured in the same run, or a budget."""
     by_key = {row["dataset"]: row for row in summary["rows"]}
     out = [Target(f"({k}) tbnb/RustBoard", by_key[k]["ratio"] if k in by_key else None, "<=", limit)
-           for k, limit in (("a", 1.0), ("b", 1.0), ("c", 1.5))]
+           for k, limit in (("a", 0.5), ("b", 0.5), ("c", 1.0))]  # the second round's figures
     out.append(Target("TB-Python/tbnb on (a10)", summary["tb_python_over_tbnb"], ">=", 100.0,
                       note="" if summary["tb_python_a10_s"] is not None else "skipped (--quick)"))
     reload_target = Target("reload fraction (1% appended)", summary["reload_fraction"], "<=", 0.03)
@@ -90,7 +90,8 @@ def targets(summary: dict[str, Any]) -> list[Target]:
     if a.get("store_error"):
         bpp.status, bpp.note = "ERROR", a["store_error"]
     out.append(bpp)
-    out.append(Target("tbnb peak RSS loading (a), MB", a.get("tbnb_peak_rss_mb"), "<=", 250.0))
+    # Every point kept, the interpreter (numpy, protobuf) included: ~40 MB of it is imports.
+    out.append(Target("tbnb peak RSS loading (a), MB", a.get("tbnb_peak_rss_mb"), "<=", 100.0))
     return out
 
 

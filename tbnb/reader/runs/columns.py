@@ -33,7 +33,7 @@ _GROWTH = 1.5
 COMPACT_MIN = 256
 
 
-def _float32_exact(values: np.ndarray) -> np.ndarray | None:
+def float32_exact(values: np.ndarray) -> np.ndarray | None:
     """``values`` as float32 if that loses nothing (NaN stays NaN; infinities and signed zeros
     are float32s), else None."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -77,7 +77,7 @@ class ScalarColumns:
     second point fixes it, and always positive) and ``_value`` is float32 while every value is one.
     """
 
-    __slots__ = ("_step", "_start", "_stride", "_wall", "_value", "n", "_compact")
+    __slots__ = ("_compact", "_start", "_step", "_stride", "_value", "_wall", "n")
 
     def __init__(self) -> None:
         self._step: np.ndarray | None = np.empty(0, dtype=np.int64)
@@ -165,7 +165,7 @@ class ScalarColumns:
             return values  # float32s: exact in either column
         values = np.asarray(values, dtype=np.float64)
         if self._value.dtype == np.float32:
-            narrow = _float32_exact(values)
+            narrow = float32_exact(values)
             if narrow is not None:
                 return narrow
             wide = np.empty(len(self._value), dtype=np.float64)
@@ -325,7 +325,7 @@ class ScalarColumns:
         stride = _own_stride(held)
         if stride is not None:
             self._start, self._stride, self._step = int(held[0]), stride or None, None
-        narrow = _float32_exact(self._value[:n])
+        narrow = float32_exact(self._value[:n])
         if narrow is not None:
             self._value = np.empty(len(self._wall), dtype=np.float32)
             self._value[:n] = narrow

@@ -8,7 +8,7 @@ reference), or decoded in bulk by ``bulk_apply``, which uses the same public met
 each rule lives here once: the first value of a tag names its plugin (``name_tag``), the run
 starts at its first wall time (``see_wall_time``), a SessionLog START purges (``purges_at``).
 
-Scalar points gathered during a reload wait in ``_Pending`` and join their columns in one
+Scalar points gathered during a reload wait in ``Pending`` and join their columns in one
 append at ``flush``: a column grows once per reload, not once per point.
 """
 
@@ -29,6 +29,7 @@ from ..files.problems import Problem
 from ..records.records import HEADER_SIZE
 from .columns import ScalarColumns
 from .items import WHOLE_VALUE, BlobRef, Item, Record
+from .pending import Pending
 from .reservoir import Reservoir
 
 _START = event_pb2.SessionLog.START
@@ -54,37 +55,6 @@ class RunDelta:
     problems: list[Problem] = field(default_factory=list)
 
 
-class _Pending:
-    """Scalar points gathered during a reload (one by one, or as decoded columns), in order."""
-
-    __slots__ = ("steps", "walls", "values", "chunks")
-
-    def __init__(self) -> None:
-        self.steps: list[int] = []
-        self.walls: list[float] = []
-        self.values: list[float] = []
-        self.chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-
-    def _seal(self) -> None:
-        if self.steps:
-            self.chunks.append((np.array(self.steps, dtype=np.int64), np.array(self.walls, dtype=np.float64),
-                                np.array(self.values, dtype=np.float64)))
-            self.steps, self.walls, self.values = [], [], []
-
-    def add_columns(self, steps: np.ndarray, walls: np.ndarray, values: np.ndarray) -> None:
-        self._seal()
-        self.chunks.append((steps, walls, values))
-
-    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        self._seal()
-        if len(self.chunks) == 1:
-            return self.chunks[0]
-        if not self.chunks:
-            return np.empty(0, dtype=np.int64), np.empty(0), np.empty(0)
-        s, w, v = zip(*self.chunks)
-        return np.concatenate(s), np.concatenate(w), np.concatenate(v)
-
-
 class RunData:
     """The series and facts of one run, and the rules that apply its events to them.
 
@@ -108,7 +78,7 @@ class RunData:
         self._graph_def: bytes | None = None
         self._meta_graph_def: bytes | None = None
         self._run_metadata: dict[str, bytes] = {}
-        self._pending: dict[str, _Pending] = {}
+        self._pending: dict[str, Pending] = {}
         #: Sampled payloads found to decode (``payloads.readable``: each is checked once).
         self.decoded: set[BlobRef | Record] = set()
         #: Steps of the restarts seen, kept only in a copy made ``for_task``.
@@ -280,10 +250,10 @@ class RunData:
             series = self._tensors[tag] = Reservoir(self.capacities.get(plugin, self.capacities["*"]))
         return series
 
-    def _pending_for(self, tag: str) -> _Pending:
+    def _pending_for(self, tag: str) -> Pending:
         pending = self._pending.get(tag)
         if pending is None:
-            pending = self._pending[tag] = _Pending()
+            pending = self._pending[tag] = Pending()
         return pending
 
     def _purge(self, step: int, delta: RunDelta) -> None:
