@@ -151,3 +151,26 @@ def test_a_second_read_of_a_run_is_not_cold(tmp_path: Path, monkeypatch: pytest.
     for run in slow.runs():
         for tag in slow.tags(run):
             assert lg.scalars(run, tag).step.tolist() == slow.scalars(run, tag).step.tolist()
+
+
+def test_a_run_with_no_new_bytes_before_a_cold_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run listed with nothing new to read (an empty event file appeared) has no piece in the
+    batch; the cold run after it shares its piece index and once took its place (IndexError)."""
+    monkeypatch.setattr(batch_reload, "BATCH_MIN_RUNS", 1)
+    rng = np.random.default_rng(3)
+    write_sweep(tmp_path, rng, 2, patterns=("regular",))
+    lg = tbnb.Logdir(tmp_path)
+    lg.reload()
+    (tmp_path / "run_000" / "events.out.tfevents.9999999999.empty").write_bytes(b"")
+    write_sweep(tmp_path / "more", rng, 1, patterns=("regular",))
+    (tmp_path / "more" / "run_000").rename(tmp_path / "run_zzz")
+    lg.reload()
+    assert "run_zzz" in lg.runs()
+    slow = tbnb.Logdir(tmp_path, bulk=False)
+    slow.reload()
+    assert lg.runs() == slow.runs()
+    for run in slow.runs():
+        for tag in slow.tags(run):
+            got, want = lg.scalars(run, tag), slow.scalars(run, tag)
+            np.testing.assert_array_equal(got.step, want.step)
+            np.testing.assert_array_equal(got.value, want.value)

@@ -194,7 +194,8 @@ def _apply(batch: list[_Job], out: list[RunDelta | None]) -> None:
             continue  # left to the run's own loader
         delta = RunDelta()
         run = job.run
-        c = cold_at.get(k)
+        # (only a one-piece job is cold: a job with no piece shares its k with the next job)
+        c = cold_at.get(k) if n == 1 else None
         done = False
         if c is not None and cold_rows is not None:
             a, b = bounds[k]
