@@ -23,9 +23,10 @@ from .run_data import RunData, RunDelta
 
 #: Bytes read from a file at a time (a larger record grows the read until it fits). Framing and
 #: decoding a chunk hold about three times its size in temporary arrays, in each loading thread:
-#: 2 MiB keeps a 2.56 M-point load under 100 MB peak RSS (8 MiB: 154 MB) at the same CPU time
-#: (measured by ``python -m tests.bench``; the per-chunk costs are paid on fewer cache misses).
-READ_CHUNK = 2 << 20
+#: 1 MiB keeps a 2.56 M-point load under 100 MB peak RSS (8 MiB: 154 MB; 2 MiB: 103 MB) for a
+#: few percent more CPU time (``python -m tests.bench``: the per-chunk costs are paid more often,
+#: on fewer cache misses).
+READ_CHUNK = 1 << 20
 #: The same for logs of large records (images, histograms): their batches hold little besides the
 #: bytes, and each batch has fixed costs, as has each reservoir's look at a tag.
 LARGE_READ_CHUNK = 32 << 20
