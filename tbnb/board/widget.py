@@ -15,6 +15,7 @@ import math
 import os
 import threading
 import time
+import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,7 @@ from . import assets, shared
 from .core import changed_reply, index_reply, plotly_reply, plotly_request_bundle
 from .custom_cards import CustomCardMethods
 from .custom_cards import push_key as custom_push_key
-from .dashboards import dashboard_names, trait_mixins
+from .dashboards import MODULES, dashboard_names, hidden_plugin_names, plugin_trait_mixins, trait_mixins
 from .dashboards.scalar_axes import XAxis
 from .derived import DerivedTraits
 from .display_once import DisplayOnce
@@ -69,8 +70,8 @@ BASE_SETTINGS = ("dashboard", "smoothing", "x_axis", "log_y", "ignore_outliers",
                  "image_brightness", "image_contrast", "image_actual_size", "max_blob_bytes")
 
 
-class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, CardMethods, DisplayOnce,
-            anywidget.AnyWidget):  # type: ignore[misc]
+class Board(*trait_mixins(MODULES), DerivedTraits, RunVisibility, CustomCardMethods, CardMethods, DisplayOnce,
+            anywidget.AnyWidget, *plugin_trait_mixins()):  # type: ignore[misc]
     """TensorBoard's dashboards for a logdir, live in the output cell.
 
     ``Board(logdir)`` or ``Board(logdir_spec="name1:path1,name2:path2")``; the other arguments
@@ -374,6 +375,10 @@ class Board(*trait_mixins(), DerivedTraits, RunVisibility, CustomCardMethods, Ca
                     run["color"] = self.run_colors[run["name"]]
             return reply
 
+
+for _plugin, _names in hidden_plugin_names(Board):
+    warnings.warn(f"tbnb: the installed dashboard {_plugin!r} defines {_names} in its Traits, which the Board "
+                  "already has: the Board's are used", RuntimeWarning, stacklevel=1)
 
 #: Traits a user may pass to ``Board(...)`` / ``tbnb.show(...)``: the Board's own, ``hidden_patterns``
 #: and every dashboard's (its ``Traits`` mixin, registered in dashboards/__init__.py).

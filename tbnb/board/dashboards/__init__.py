@@ -80,6 +80,27 @@ def trait_mixins(modules: Sequence[ModuleType] | None = None) -> tuple[type, ...
     return tuple(m.Traits for m in modules if getattr(m, "Traits", None) is not None)
 
 
+def plugin_trait_mixins() -> tuple[type, ...]:
+    """The installed dashboards' ``Traits``: the Board's last bases, so that no name of theirs can
+    hide one of the Board's (``hidden_plugin_names`` says which of theirs the Board hides)."""
+    return trait_mixins([p.module for p in PLUGINS])
+
+
+def hidden_plugin_names(board: type) -> list[tuple[str, list[str]]]:
+    """(plugin, its names the Board resolves elsewhere) for each installed dashboard whose
+    ``Traits`` define a name the Board or a base before it has: those names are not theirs."""
+    out = []
+    for plugin in PLUGINS:
+        mixin = getattr(plugin.module, "Traits", None)
+        if mixin is None:
+            continue
+        hidden = sorted(name for name in vars(mixin) if not name.startswith("_")
+                        and next(c for c in board.__mro__ if name in vars(c)) is not mixin)
+        if hidden:
+            out.append((plugin.name, hidden))
+    return out
+
+
 def blob_kinds(modules: Sequence[ModuleType]) -> dict[str, BlobKind]:
     """Plugin -> BlobKind of the modules that declare ``BLOBS``, in registry order."""
     kinds = [m.BLOBS for m in modules if getattr(m, "BLOBS", None) is not None]
