@@ -48,13 +48,13 @@ def cells(logdir: Path) -> list[str]:
     return [
         "%load_ext tbnb",
         # The rest of the read takes REST_SECONDS more: the cards must be there before it ends.
-        ("import time\nimport tbnb.board.first_read as F, tbnb.board.widget as W\n_real = F.first_read\n"
+        ("import time\nimport tbnb.board.first_read as F, tbnb.board.shared as S\n_real = F.first_read\n"
          "def _slow(source, on_preview):\n"
          "    def later(preview):\n"
          "        on_preview(preview)\n"
          f"        time.sleep({REST_SECONDS})\n"
          "    return _real(source, later if on_preview else None)\n"
-         "W.first_read = _slow"),
+         "S.first_read = _slow"),  # where a Board's start-up calls it (shared.py)
         f"%tbnb --logdir {logdir} --reload_interval 0",
     ]
 
