@@ -43,6 +43,19 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale / 1e6
 
 
+def helpers_mb(rss_before: float | None) -> dict[str, Any]:
+    """Memory of the forked helpers a load used (``tbnb.reader.logdir.forked``): the largest
+    one's peak RSS, and what the helpers added beyond the pages they share with this process,
+    counted high: (peak - this process's RSS before the load, which is at most what a fork
+    shares) for each helper a load may fork."""
+    from tbnb.reader.logdir.forked import spare_processes
+
+    scale = 1 if sys.platform == "darwin" else 1024
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale / 1e6
+    added = max(0.0, peak - (rss_before or 0.0)) * spare_processes()
+    return {"helpers_peak_rss_mb": peak, "helpers_added_mb": added}
+
+
 def store_stats(lg: Any) -> dict[str, Any]:
     """Scalar points held and bytes of their columns (spare capacity included), from each run's
     data: ``Logdir._runs[run].data.scalar_footprint()``."""
@@ -67,7 +80,10 @@ def job_tbnb(job: dict[str, Any]) -> dict[str, Any]:
     began = time.perf_counter()
     lg = tbnb.load(job["path"])
     seconds = time.perf_counter() - began
-    return {"seconds": seconds, "peak_rss_mb": peak_rss_mb(), "rss_before_mb": rss_before,
+    helpers = helpers_mb(rss_before)
+    peak = peak_rss_mb()
+    return {"seconds": seconds, "peak_rss_mb": peak, "rss_before_mb": rss_before, **helpers,
+            "peak_with_helpers_mb": peak + helpers["helpers_added_mb"],
             "runs": len(lg.runs()), "problems": len(lg.problems), **store_stats(lg)}
 
 

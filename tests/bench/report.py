@@ -53,6 +53,7 @@ def summarise(raw: dict[str, Any]) -> dict[str, Any]:
             "best_ratio": _ratio(_best(entry["tbnb"]), _best(entry["rustboard"])),
             "tbnb_events_per_s": _ratio(ds["events"], tbnb_s),
             "tbnb_peak_rss_mb": _col(entry["tbnb"], "peak_rss_mb"),
+            "tbnb_peak_with_helpers_mb": _col(entry["tbnb"], "peak_with_helpers_mb"),
             "tbnb_rss_before_load_mb": _col(entry["tbnb"], "rss_before_mb"),
             "rustboard_peak_rss_mb": _col(entry["rustboard"], "peak_rss_mb"),
             "tbnb_scalar_points": _col(entry["tbnb"], "scalar_points"),
@@ -90,8 +91,10 @@ def targets(summary: dict[str, Any]) -> list[Target]:
     if a.get("store_error"):
         bpp.status, bpp.note = "ERROR", a["store_error"]
     out.append(bpp)
-    # Every point kept, the interpreter (numpy, protobuf) included: ~40 MB of it is imports.
-    out.append(Target("tbnb peak RSS loading (a), MB", a.get("tbnb_peak_rss_mb"), "<=", 100.0))
+    # Every point kept, the interpreter (numpy, protobuf) included: ~40 MB of it is imports; and
+    # what forked helpers added (``child.helpers_mb``, counted high).
+    out.append(Target("tbnb peak RSS loading (a), helpers included, MB", a.get("tbnb_peak_with_helpers_mb"),
+                      "<=", 100.0))
     return out
 
 
@@ -102,14 +105,14 @@ def _fmt(value: float | None, spec: str, unit: str = "") -> str:
 def format_report(summary: dict[str, Any], goals: list[Target], meta: dict[str, Any]) -> str:
     """The table, the peer and reload lines, and one PASS/FAIL line per target."""
     head = ("dataset", "events", "MB", "tbnb s", "RustBoard s", "tbnb/RB", "tbnb ev/s",
-            "tbnb RSS MB", "RB RSS MB")
+            "tbnb RSS MB", "+helpers MB", "RB RSS MB")
     rows = [head]
     for r in summary["rows"]:
         label = f"({r['dataset']}) {r['name']}"
         rows.append((label, f"{r['events']:,}", _fmt(r["mb"], ".1f"),
                      _fmt(r["tbnb_s"], ".3f"), _fmt(r["rustboard_s"], ".3f"), _fmt(r["ratio"], ".2f"),
                      _fmt(r["tbnb_events_per_s"], ",.0f"), _fmt(r["tbnb_peak_rss_mb"], ".0f"),
-                     _fmt(r["rustboard_peak_rss_mb"], ".0f")))
+                     _fmt(r["tbnb_peak_with_helpers_mb"], ".0f"), _fmt(r["rustboard_peak_rss_mb"], ".0f")))
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     title = (f"tbnb loading benchmark: medians of {meta['repeat']} repetition(s), {meta['cpus']} CPUs, "
              f"{meta['rustboard']}, python {meta['python']}, checkout {meta['checkout']}, "

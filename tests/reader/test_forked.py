@@ -32,7 +32,7 @@ PARENT = os.getpid()
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Fork for any reload of 2 runs or more, in chunks of a run or two; yields the chunks this
     process took back from a child (so a test can tell the children took part)."""
-    monkeypatch.setattr(logdir, "FORK_MIN_RUNS", 2)
+    monkeypatch.setattr(forked, "FORK_MIN_RUNS", 2)
     monkeypatch.setattr(forked, "MIN_CHUNK_RUNS", 1)
     taken: list[int] = []
     real = forked._unpack
@@ -196,7 +196,7 @@ def test_few_runs_a_preview_and_remote_logdirs_are_read_here(tmp_path: Path, mon
     monkeypatch.setattr(logdir, "reload_forked", lambda jobs, chunk, helpers: forks.append(len(jobs)) or chunk(jobs))
     write_scalar_logdir(tmp_path, runs=10, tags=2, steps=10)
     Logdir(tmp_path, processes=1).reload()
-    monkeypatch.setattr(logdir, "FORK_MIN_RUNS", 2)
+    monkeypatch.setattr(forked, "FORK_MIN_RUNS", 2)
     Logdir(tmp_path, processes=1).reload(first_bytes=100)
     Logdir(tmp_path, processes=0).reload()
     fsspec = pytest.importorskip("fsspec")
@@ -229,3 +229,49 @@ def test_chunks_cover_every_job_in_order() -> None:
         assert [j for c in chunks for j in c] == jobs
         assert len(chunks) == min(len(jobs) // forked.MIN_CHUNK_RUNS, processes * forked.CHUNKS_PER_PROCESS)
         assert max(map(len, chunks)) - min(map(len, chunks)) <= 1
+
+
+def test_a_few_big_runs_are_shared_too_their_columns_out_of_band(tmp_path: Path, small_chunks: list[int],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below FORK_MIN_RUNS, runs holding FORK_MIN_BYTES unread fork, one run a chunk; their big
+    columns travel in buffers of their own; scalars, histograms and images as read here."""
+    from tbnb.testing import EventWriter
+
+    monkeypatch.setattr(forked, "FORK_MIN_RUNS", 10**9)
+    rng = np.random.default_rng(5)
+    for r in range(4):
+        with EventWriter(tmp_path / f"run_{r}") as w:
+            for step in range(6000):
+                w.add_scalar("loss", float(rng.random()), step)
+                w.add_scalar("lr", 0.1, step)
+                if step % 100 == 0:
+                    w.add_histogram("weights", rng.normal(size=200), step, tf2=bool(r % 2))
+                    w.add_image("sample", rng.integers(0, 255, (8, 8, 3), dtype=np.uint8), step, tf2=bool(r % 2))
+    unread = sum(p.stat().st_size for p in tmp_path.rglob("*tfevents*"))
+    apart: list[int] = []
+    real = forked._chunk_message
+
+    def spy(conn: object, message: bytes) -> object:
+        got = real(conn, message)  # type: ignore[arg-type]
+        if got is not None:
+            apart.extend(len(b) for b in got[1][1])
+        return got
+
+    monkeypatch.setattr(forked, "_chunk_message", spy)
+    monkeypatch.setattr(forked, "FORK_MIN_BYTES", unread + 1)
+    Logdir(tmp_path, processes=1).reload()
+    assert small_chunks == []  # below both thresholds: read here
+    monkeypatch.setattr(forked, "FORK_MIN_BYTES", unread)
+    slow_chunks(monkeypatch)
+    lg = Logdir(tmp_path, processes=1)
+    lg.reload()
+    assert small_chunks and set(small_chunks) == {1}  # runs read by the child, one a chunk
+    assert apart and min(apart) >= forked.OUT_OF_BAND_BYTES
+    assert_equal_loads(lg, tbnb.load(tmp_path, processes=0))
+
+
+def test_few_runs_are_chunked_one_a_chunk() -> None:
+    for jobs in (2, 5, 31):
+        chunks = forked.chunked(list(range(jobs)), 2)  # type: ignore[arg-type]
+        assert [j for c in chunks for j in c] == list(range(jobs))
+        assert len(chunks) == min(jobs, 2 * forked.CHUNKS_PER_PROCESS)

@@ -1,12 +1,14 @@
 """A big reload shared with forked copies of this process: the machine's other cores.
 
-A sweep's first read (thousands of small runs) is Python and numpy work in one process, where
-RustBoard spreads it over every core. Threads do not help (the per-run work holds the GIL, and
+A sweep's first read (thousands of small runs), or a few big runs, is Python and numpy work in
+one process, where RustBoard spreads it over every core. Threads do not help (the per-run work holds the GIL, and
 two threads passing it back and forth run slower than one), and a process pool's tasks would
 pickle each run on the way there. A fork needs neither: each child starts with the runs as they
 are, takes chunks of them from the front of a shared counter while this process takes chunks
 from the back, packs each chunk it read as it goes (each run's offsets, data and delta; its
-scalar series in a few arrays, ``columns_pack``) and sends them back at the end. Every chunk is
+scalar series in a few arrays, ``columns_pack``) and sends it back at once, its big arrays
+received straight into their own buffers by a thread of this process (no chunk is held twice
+on the way, so the memory taken by the children stays about one chunk each). Every chunk is
 read by the same ``reload_chunk`` on the same runs in the same state, so the result is the one
 a reload in this process gives (how a series is stored can depend on which runs were batched
 together, ``batch_reload``: never its points).
@@ -23,8 +25,9 @@ import multiprocessing
 import os
 import pickle
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -41,6 +44,11 @@ ReloadChunk = Callable[[list[Job]], list[RunDelta]]
 #: back cost ~10 ms and ~5 µs a series. Measured here (2 cores), cold loads of small runs: 256 runs
 #: 46 ms alone, 55 forked; 500 runs even (95, 91); 1,000 runs 343, 294; 10,000 runs 9.9 s, 6.1.
 FORK_MIN_RUNS = 512
+#: Or this many unread bytes, in at least two runs: a few big runs (a long scalar log, histograms
+#: and images) fork too, each run a chunk. Measured here (2 cores), cold loads of 8 runs: 142 MB
+#: of TF1 scalars 0.64 s alone, 0.47-0.54 forked; 160 MB of TF2 scalars 0.73, 0.40; 82 MB of
+#: histograms and images 0.12, 0.10 (a fork and taking its runs back cost ~10-25 ms).
+FORK_MIN_BYTES = 32 << 20
 #: At most this many forked helpers (a reload also reads in this process).
 MAX_HELPERS = 3
 #: Chunks per process taking part: small enough that the last chunk leaves little waiting, large
@@ -68,9 +76,18 @@ def spare_processes() -> int:
     return max(0, min(MAX_HELPERS, cores - 1))
 
 
+def worth_forking(jobs: list[Job]) -> bool:
+    """Whether a reload of ``jobs`` is shared with forked helpers: many runs, or a few big ones
+    (their files' unread bytes counted only then: a stat per file)."""
+    return len(jobs) >= FORK_MIN_RUNS or (len(jobs) >= 2
+                                          and sum(run.unread(files) for run, files in jobs) >= FORK_MIN_BYTES)
+
+
 def chunked(jobs: list[Job], processes: int) -> list[list[Job]]:
-    """``jobs`` cut into consecutive chunks of about equal numbers of runs."""
-    n = max(1, min(len(jobs) // MIN_CHUNK_RUNS, processes * CHUNKS_PER_PROCESS))
+    """``jobs`` cut into consecutive chunks of about equal numbers of runs (one run each when
+    there are too few runs for chunks of ``MIN_CHUNK_RUNS``: a few big runs)."""
+    many = len(jobs) // MIN_CHUNK_RUNS
+    n = max(1, min(many if many >= processes else len(jobs), processes * CHUNKS_PER_PROCESS))
     bounds = [len(jobs) * i // n for i in range(n + 1)]
     return [jobs[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
@@ -118,21 +135,40 @@ class _Counter:
         return self._done.value
 
 
-def _pack(chunk: list[Job], deltas: list[RunDelta]) -> bytes:
+#: Arrays at least this big travel out of band, each in its own message received straight into
+#: its buffer: neither process holds a second copy of a chunk's columns while it travels.
+OUT_OF_BAND_BYTES = 64 << 10
+
+Payload = tuple[bytes, list[bytearray]]
+
+
+def _pack(chunk: list[Job], deltas: list[RunDelta]) -> tuple[bytes, list[memoryview]]:
     """A chunk as read in a child: each run's offsets, data and delta, pickled, with the scalar
-    series of every run packed into a few arrays (``columns_pack``)."""
+    series of every run packed into a few arrays (``columns_pack``); its big arrays apart, as
+    views of themselves (``OUT_OF_BAND_BYTES``)."""
     runs, tags, series = [], [], []
     for (run, _), delta in zip(chunk, deltas):
         scalars = run.data.take_scalars()
         runs.append((run.files, run.data, delta))
         tags.append(list(scalars))
         series.extend(scalars.values())
-    return pickle.dumps((runs, tags, pack(series)), protocol=pickle.HIGHEST_PROTOCOL)
+    apart: list[memoryview] = []
+
+    def in_band(buffer: pickle.PickleBuffer) -> bool:
+        raw = buffer.raw()
+        if raw.nbytes < OUT_OF_BAND_BYTES:
+            return True
+        apart.append(raw)
+        return False
+
+    header = pickle.dumps((runs, tags, pack(series)), protocol=5, buffer_callback=in_band)
+    return header, apart
 
 
-def _unpack(chunk: list[Job], payload: bytes) -> list[RunDelta]:
+def _unpack(chunk: list[Job], payload: Payload) -> list[RunDelta]:
     """Set each run of ``chunk`` as the child left it (``_pack``); their deltas."""
-    runs, tags, packed = pickle.loads(payload)
+    header, buffers = payload
+    runs, tags, packed = pickle.loads(header, buffers=buffers)
     series = iter(unpack(packed))
     for (_, data, _), names in zip(runs, tags):
         data.put_scalars({tag: next(series) for tag in names})
@@ -143,22 +179,29 @@ def _unpack(chunk: list[Job], payload: bytes) -> list[RunDelta]:
     return [delta for _, _, delta in runs]
 
 
+def _send(conn: Connection, index: int, header: bytes, apart: list[memoryview]) -> None:
+    """One chunk: its index, the sizes of its out-of-band buffers and its pickle in one message,
+    then each buffer in a message of its own."""
+    sizes = b"".join(b.nbytes.to_bytes(8, "little") for b in apart)
+    conn.send_bytes(index.to_bytes(8, "little") + len(apart).to_bytes(4, "little") + sizes + header)
+    for buffer in apart:
+        conn.send_bytes(buffer)
+
+
 def _child(chunks: list[list[Job]], reload_chunk: ReloadChunk, counter: _Counter, conn: Connection) -> None:
-    """A forked helper: read chunks from the front until none is left, packing each as it is
-    read (beside the other processes' reading), then send them back. If anything goes wrong it
-    sends what it finished before; this process reads the rest itself, and meets any error
-    where it belongs."""
-    shipped: list[tuple[int, bytes]] = []
+    """A forked helper: read chunks from the front until none is left, sending each as soon as
+    it is packed (this process receives on a thread while it reads chunks from the back) and
+    dropping it. If anything goes wrong it stops; this process reads the chunks that did not
+    come back itself, and meets any error where it belongs."""
     try:
         while (i := counter.front()) is not None:
-            shipped.append((i, _pack(chunks[i], reload_chunk(chunks[i]))))
+            header, apart = _pack(chunks[i], reload_chunk(chunks[i]))
             counter.finished()
+            _send(conn, i, header, apart)
+            del header, apart
+        conn.send_bytes(b"")
     except BaseException:  # noqa: BLE001, S110 - the chunk is read again here, which reports it
         pass
-    try:
-        for i, payload in shipped:
-            conn.send_bytes(i.to_bytes(8, "little") + payload)
-        conn.send_bytes(b"")
     finally:
         conn.close()
 
@@ -183,28 +226,57 @@ def _start(chunks: list[list[Job]], reload_chunk: ReloadChunk, counter: _Counter
     return started
 
 
-def _receive(process: Any, conn: Connection, counter: _Counter, stall: float) -> Iterator[tuple[int, bytes]]:
-    """The chunks a child sent back (index, payload), until its end, its death or its stall
-    (then it is killed)."""
-    seen, since = counter.done, time.monotonic()
-    try:
-        while True:
-            while not conn.poll(0.05):
-                if not process.is_alive() and not conn.poll(0):
+def _chunk_message(conn: Connection, message: bytes) -> tuple[int, Payload] | None:
+    """The chunk a header message announces, its buffers received into buffers of their own
+    (writable: the columns are used as they arrive); None if the child stopped half-way."""
+    count = int.from_bytes(message[8:12], "little")
+    sizes = [int.from_bytes(message[12 + 8 * k : 20 + 8 * k], "little") for k in range(count)]
+    buffers = []
+    for size in sizes:
+        buffer = bytearray(size)
+        if size and conn.recv_bytes_into(buffer) != size:
+            return None
+        buffers.append(buffer)
+    return int.from_bytes(message[:8], "little"), (message[12 + 8 * count :], buffers)
+
+
+class _Receiver(threading.Thread):
+    """Takes a child's chunks as they come (``got``), until its end, its death or its stall
+    (then it is killed): the child never waits on a full pipe while this process reads."""
+
+    def __init__(self, process: Any, conn: Connection, counter: _Counter) -> None:
+        super().__init__(name="tbnb-reload-receive", daemon=True)
+        self.process, self.conn, self.counter = process, conn, counter
+        #: Seconds without progress after which the child is given up (raised once this
+        #: process has timed its own chunks).
+        self.stall = STALL_SECONDS
+        self.got: list[tuple[int, Payload]] = []
+        self.closing = False
+
+    def run(self) -> None:
+        process, conn, counter = self.process, self.conn, self.counter
+        seen, since = counter.done, time.monotonic()
+        try:
+            while not self.closing:
+                while not conn.poll(0.05):
+                    if self.closing or (not process.is_alive() and not conn.poll(0)):
+                        return
+                    done = counter.done
+                    if done != seen:
+                        seen, since = done, time.monotonic()
+                    elif time.monotonic() - since > self.stall:
+                        process.kill()
+                        return
+                message = conn.recv_bytes()
+                if not message:
                     return
-                done = counter.done
-                if done != seen:
-                    seen, since = done, time.monotonic()
-                elif time.monotonic() - since > stall:
-                    process.kill()
+                chunk = _chunk_message(conn, message)
+                if chunk is None:
                     return
-            message = conn.recv_bytes()
-            if not message:
-                return
-            yield int.from_bytes(message[:8], "little"), message[8:]
-            since = time.monotonic()
-    except (EOFError, OSError):
-        return
+                self.got.append(chunk)
+                since = time.monotonic()
+        except (EOFError, OSError):
+            return
 
 
 def reload_forked(jobs: list[Job], reload_chunk: ReloadChunk, helpers: int) -> list[RunDelta]:
@@ -213,6 +285,9 @@ def reload_forked(jobs: list[Job], reload_chunk: ReloadChunk, helpers: int) -> l
     chunks = chunked(jobs, helpers + 1)
     counter = _Counter(len(chunks))
     children = _start(chunks, reload_chunk, counter, helpers) if len(chunks) > 1 else []
+    receivers = [_Receiver(process, conn, counter) for process, conn in children]
+    for receiver in receivers:
+        receiver.start()
     results: dict[int, list[RunDelta]] = {}
     received = False
     try:
@@ -221,15 +296,21 @@ def reload_forked(jobs: list[Job], reload_chunk: ReloadChunk, helpers: int) -> l
             began = time.perf_counter()
             results[i] = reload_chunk(chunks[i])
             slowest = max(slowest, time.perf_counter() - began)
-        stall = max(STALL_SECONDS, STALL_CHUNKS * slowest)
-        for process, conn in children:
-            for i, payload in _receive(process, conn, counter, stall):
+        for receiver in receivers:
+            receiver.stall = max(STALL_SECONDS, STALL_CHUNKS * slowest)
+        for receiver in receivers:
+            receiver.join()
+            for i, payload in receiver.got:
                 try:
                     results[i] = _unpack(chunks[i], payload)
                 except (pickle.UnpicklingError, EOFError, ValueError):
                     pass  # read here below
+            receiver.got = []
         received = True
     finally:  # every child ends here: given a moment once all was received, killed on an error
+        for receiver in receivers:
+            receiver.closing = True
+            receiver.join()
         for process, conn in children:
             conn.close()
             if received:

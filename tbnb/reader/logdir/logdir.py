@@ -37,7 +37,7 @@ from ..runs.series import LazyValues, ScalarSeries, TensorSeries
 from ..runs.size_guidance import parse_samples_per_plugin
 from .analysis import Analysis
 from .batch_reload import reload_here
-from .forked import FORK_MIN_RUNS, reload_forked, spare_processes
+from .forked import reload_forked, spare_processes, worth_forking
 from .group_frame import GroupSpec, groups_frame
 from .tasks import reload_in
 
@@ -167,13 +167,13 @@ class Logdir(Analysis):
                      first_bytes: int | None = None) -> list[RunDelta]:
         """Reload runs, several at once when there are cores to spare (``first_bytes``: see
         ``reload``; tasks of an executor read everything): in an executor's tasks if there is
-        one; many runs of a local logdir shared with forked copies of this process
+        one; many runs (or a few big ones) of a local logdir shared with forked copies of this process
         (``forked``); else here (``_reload_here``)."""
         if self.executor is not None and jobs:
             return reload_in(self.executor, [(run, files) for _, run, files in jobs])
         runs = [(run, files) for _, run, files in jobs]
         if (first_bytes is None and self.bulk and self.processes > 0 and not self.storage.remote
-                and len(jobs) >= FORK_MIN_RUNS):
+                and worth_forking(runs)):
             return reload_forked(runs, self._reload_here, self.processes)
         return self._reload_here(runs, first_bytes)
 
@@ -382,7 +382,7 @@ def load(logdir: str | os.PathLike[str], *, samples_per_plugin: str | Mapping[st
     ``executor`` (any ``concurrent.futures.Executor``, e.g. ``dask.distributed.Client(...)
     .get_executor()``) parses changed runs in its tasks; only new points and sampled items
     come back. The executor's workers need tbnb and, for URLs, their own access to the storage.
-    ``processes``: forked helpers that share a reload of many runs (None: one per spare core;
+    ``processes``: forked helpers that share a reload of many runs or a few big ones (None: one per spare core;
     0: none; ``forked``).
     """
     lg = Logdir(logdir, samples_per_plugin=samples_per_plugin, purge_orphaned_data=purge_orphaned_data,

@@ -124,6 +124,18 @@ class Run:
             return True
         return False
 
+    def unread(self, paths: list[FilePath]) -> int:
+        """Bytes of ``paths`` (as they are now) not read yet; a file that cannot be stat-ed
+        counts nothing (its reload reports it)."""
+        total = 0
+        for path in paths:
+            state = self.files.get(path)
+            try:
+                total += max(0, self.storage.size(path) - (state.offset if state is not None else 0))
+            except OSError:
+                pass
+        return total
+
     def unread_bytes(self) -> int:
         """Bytes of the run's files (as last seen) not read yet."""
         return sum(max(0, s.size - s.offset) for s in self.files.values())
