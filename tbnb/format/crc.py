@@ -100,12 +100,19 @@ def _pair_table() -> np.ndarray:
 class _Tables:
     """Pair tables for even distances 0, 2, 4, ...: row ``d // 2`` holds distance ``d``.
 
-    Grown on demand (scalar records need about 30 rows, 256 KiB each) and kept contiguous so
-    that one ``np.take`` serves every column of a group.
+    Grown on demand (scalar records need about 30 rows, 256 KiB each) in one array made for all
+    the rows ``MAX_WIDTH`` needs, so that one ``np.take`` serves every column of a group and
+    growing never copies the rows made before: the array's pages are only taken as rows are
+    written (a copy made each growth cost more, in page faults, than making the rows). A row
+    is made from two 256-entry tables, what the pair's low byte and its high byte contribute
+    (the CRC is linear: a pair contributes the XOR of what its two bytes do), by one outer XOR.
     """
 
     def __init__(self) -> None:
-        self.rows = _pair_table()[None, :]
+        self._store = np.empty((MAX_WIDTH // 2, 65536), dtype=np.uint32)
+        self._store[0] = _pair_table()
+        self.rows = self._store[:1]
+        self._low, self._high = self.rows[0, :256].copy(), self.rows[0, ::256].copy()
         self.zero_registers: dict[int, np.uint32] = {}
         self._lock = threading.Lock()  # runs are reloaded on several threads
 
@@ -119,11 +126,13 @@ class _Tables:
     def _grow(self, need: int) -> None:
         have = len(self.rows)
         if need > have:
-            extra = np.empty((need - have, 65536), dtype=np.uint32)
-            prev = self.rows[-1]
-            for i in range(need - have):
-                prev = extra[i] = _zero_bytes(prev, 2)
-            self.rows = np.concatenate([self.rows, extra])
+            low, high = self._low, self._high
+            for i in range(have, need):
+                low, high = _zero_bytes(low, 2), _zero_bytes(high, 2)
+                # entry hi << 8 | lo of the row: what pair (lo, hi) contributes
+                np.bitwise_xor(high[:, None], low[None, :], out=self._store[i].reshape(256, 256))
+            self._low, self._high = low, high
+            self.rows = self._store[:need]
 
     def zero_register(self, length: int) -> np.uint32:
         reg = self.zero_registers.get(length)

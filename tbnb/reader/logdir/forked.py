@@ -31,6 +31,8 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from tbnb.format import crc
+
 from ..files.storage import FilePath
 from ..runs.columns_pack import pack, unpack
 from ..runs.run import Run
@@ -283,6 +285,7 @@ def reload_forked(jobs: list[Job], reload_chunk: ReloadChunk, helpers: int) -> l
     """Reload ``jobs`` with ``reload_chunk``, here and in up to ``helpers`` forked children;
     their deltas in ``jobs`` order, each run left as a reload here would leave it."""
     chunks = chunked(jobs, helpers + 1)
+    crc.prepare()  # the checksum tables every process would grow for itself: grown once, shared
     counter = _Counter(len(chunks))
     children = _start(chunks, reload_chunk, counter, helpers) if len(chunks) > 1 else []
     receivers = [_Receiver(process, conn, counter) for process, conn in children]
