@@ -11,8 +11,8 @@ runs x 10 tags x 100 steps), one event file per run, written once by ``tbnb.test
   forked helper that shared the cold load (``tbnb.reader.logdir.forked``);
 - RustBoard's load cycle on the same logdir (``peers.rustboard_load``).
 
-Prints medians of ``--repeat``, the ratio tbnb / RustBoard (the target: at most 1.0 on the cold
-load; the idle reload at most 0.1 s), the load average at the start and end (this machine is
+Prints medians of ``--repeat``, the ratio tbnb / RustBoard (the targets: at most 1.0 on the cold
+load, 0.8 with ``--big``; the idle reload at most 0.05 s), the load average at the start and end (this machine is
 shared: compare ratios from one run), and writes ``<cache>/many-runs-results.json``.
 ``--threads N`` passes ``threads=N`` to the Logdir, ``--processes N`` ``processes=N`` (default:
 the Logdir's own defaults: a sweep's first read shared with one forked copy per spare core).
@@ -37,8 +37,11 @@ from .measure import ROOT, HarnessError, print_result, run_module_child
 from .peers import rustboard_load, rustboard_version
 
 IDLE_RELOADS = 5
+#: The cold load at most this fraction of RustBoard's: 2,000 runs at par, 10,000 (``--big``)
+#: at 0.8 (issue 36); an idle reload at most IDLE_TARGET_S.
 COLD_TARGET = 1.0
-IDLE_TARGET_S = 0.1
+BIG_COLD_TARGET = 0.8
+IDLE_TARGET_S = 0.05
 
 
 def _write(path: Path, params: dict[str, Any]) -> None:
@@ -141,19 +144,20 @@ def main(argv: list[str] | None = None) -> int:
     rb = statistics.median(rustboard)
     opens = max(t["idle_opens"] for t in tbnb_runs)
     ratio = cold / rb
+    cold_target = BIG_COLD_TARGET if args.big else COLD_TARGET
     result = {"dataset": ds.description, "repeat": args.repeat, "threads": args.threads,
               "processes": args.processes, "checkout": checkout(),
               "rustboard": rustboard_version(), "loadavg_start": load_start, "loadavg_end": loadavg(),
               "tbnb_cold_s_median": round(cold, 4), "tbnb_idle_reload_s_median": round(idle, 4),
               "idle_reload_files_opened": opens, "rustboard_load_s_median": round(rb, 4),
               "cold_ratio_tbnb_over_rustboard": round(ratio, 3),
-              "cold_verdict": "PASS" if ratio <= COLD_TARGET else "FAIL",
+              "cold_verdict": "PASS" if ratio <= cold_target else "FAIL",
               "idle_verdict": "PASS" if idle <= IDLE_TARGET_S and opens == 0 else "FAIL",
               "samples": {"tbnb": tbnb_runs, "rustboard_s": rustboard}}
     (cache / "many-runs-results.json").write_text(json.dumps(result, indent=2) + "\n")
     print(f"Many runs, {ds.description}, median of {args.repeat}, load average {load_start} -> {loadavg()}:")
     print(f"  cold load: tbnb {cold:.3f} s, RustBoard {rb:.3f} s: tbnb / RustBoard {ratio:.2f} "
-          f"(target <= {COLD_TARGET:.1f}): {result['cold_verdict']}")
+          f"(target <= {cold_target:.1f}): {result['cold_verdict']}")
     print(f"  idle reload: tbnb {idle:.3f} s, {opens} files opened (target <= {IDLE_TARGET_S} s, none opened): "
           f"{result['idle_verdict']}")
     last = tbnb_runs[-1]
