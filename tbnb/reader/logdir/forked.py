@@ -21,6 +21,7 @@ logdirs (a remote file system's client runs event loops on threads a fork does n
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import pickle
@@ -194,7 +195,10 @@ def _child(chunks: list[list[Job]], reload_chunk: ReloadChunk, counter: _Counter
     """A forked helper: read chunks from the front until none is left, sending each as soon as
     it is packed (this process receives on a thread while it reads chunks from the back) and
     dropping it. If anything goes wrong it stops; this process reads the chunks that did not
-    come back itself, and meets any error where it belongs."""
+    come back itself, and meets any error where it belongs. Its garbage collector stays off
+    (``gc_pause``: the reload makes no cycles, the child ends after it, and a collection would
+    walk, and so copy, pages of every object it shares with this process)."""
+    gc.disable()
     try:
         while (i := counter.front()) is not None:
             header, apart = _pack(chunks[i], reload_chunk(chunks[i]))

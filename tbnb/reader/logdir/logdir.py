@@ -38,6 +38,7 @@ from ..runs.size_guidance import parse_samples_per_plugin
 from .analysis import Analysis
 from .batch_reload import reload_here
 from .forked import reload_forked, spare_processes, worth_forking
+from .gc_pause import paused_gc
 from .group_frame import GroupSpec, groups_frame
 from .tasks import reload_in
 
@@ -120,7 +121,7 @@ class Logdir(Analysis):
         together they read what one reload reads (``unread_bytes`` says how much is left).
         """
         result = ReloadResult()
-        with self._lock:
+        with self._lock, paused_gc():  # (it builds objects that all live on: gc_pause)
             try:
                 found, problems = self.storage.list_runs()
             except OSError as err:  # a listing that failed (remote): keep everything, report it
