@@ -92,7 +92,8 @@ def targets(summary: dict[str, Any]) -> list[Target]:
         bpp.status, bpp.note = "ERROR", a["store_error"]
     out.append(bpp)
     # Every point kept, the interpreter (numpy, protobuf) included: ~40 MB of it is imports; and
-    # what forked helpers added (``child.helpers_mb``, counted high).
+    # what forked helpers added: each one's private pages at its peak, bounded from above
+    # (``child.helpers_mb``; the pages a helper shares with tbnb's process are counted once).
     out.append(Target("tbnb peak RSS loading (a), helpers included, MB", a.get("tbnb_peak_with_helpers_mb"),
                       "<=", 100.0))
     return out
