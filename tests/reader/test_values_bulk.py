@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tbnb.format.proto import event_pb2
-from tbnb.reader.events import values_bulk
+from tbnb.reader.events import values_bulk, values_template
 
 
 def _varint(value: int) -> bytes:
@@ -50,10 +50,30 @@ def _field(number: int, body: bytes) -> bytes:
     return bytes([number << 3 | 2]) + _varint(len(body)) + body
 
 
+def _payload(rng: np.random.Generator, field: int, size: int) -> bytes:
+    """A payload message of ``size`` bytes, as writers make them: an Image (4) or a TensorProto
+    (8) whose bytes field holds random bytes (after a tensor's dtype), a HistogramProto (5) with
+    a min and one packed array, each padded to the size by an unknown varint field (20), which
+    protobuf keeps; protobuf parses each."""
+    def _len(n: int) -> bytes:
+        return _varint(n) if n else b"\x00"
+
+    head = {4: b"", 5: b"\x09" + rng.bytes(8), 8: b"\x08\x01"}[field]
+    key = {4: 0x22, 5: 0x3A, 8: 0x22}[field]  # image bytes, histogram buckets, tensor content
+    body = size - len(head) - 2
+    while True:
+        pad = size - len(head) - 1 - len(_len(body)) - body
+        if body >= 0 and (pad == 0 or pad >= 3) and (field != 5 or body % 8 == 0):
+            break
+        body -= 1
+    filler = b"\xa0\x01" + _varint(1 << (7 * (pad - 3))) if pad else b""  # a varint of pad - 2 bytes
+    return head + bytes([key]) + _len(body) + rng.bytes(body) + filler
+
+
 def _value_record(rng: np.random.Generator, shape: dict[str, object], step: int) -> bytes:
     """``Event{wall_time?, step?, summary{value{...}}}`` by hand: the value's fields in the
     shape's order, some of them ones the walker must refuse."""
-    parts = {"tag": _field(1, shape["tag"]), "payload": _field(shape["payload"], rng.bytes(shape["size"])),
+    parts = {"tag": _field(1, shape["tag"]), "payload": _field(shape["payload"], _payload(rng, shape["payload"], shape["size"])),
              "metadata": _field(9, _field(1, _field(1, b"images"))), "extra": _field(3, b"n"),
              "other": _field(3, b"0123456789")}  # as long as the metadata
     value = b"".join(parts[name] for name in shape["order"])
@@ -90,9 +110,9 @@ def test_value_templates_give_the_cursor_walks_result(monkeypatch: pytest.Monkey
     gives: rows kept, tags, steps (of every varint width), wall times, metadata flags, whatever
     their shape (fields the walker refuses, other orders, a non-UTF-8 or long tag, same length
     with another split) and with random bytes damaged."""
-    monkeypatch.setattr(values_bulk, "MIN_TEMPLATE_ROWS", 2)
-    monkeypatch.setattr(values_bulk, "MIN_TEMPLATE_SHARE", 0.0)
-    monkeypatch.setattr(values_bulk, "TEMPLATES_PER_GROUP", 8)
+    monkeypatch.setattr(values_template, "MIN_TEMPLATE_ROWS", 2)
+    monkeypatch.setattr(values_template, "MIN_TEMPLATE_SHARE", 0.0)
+    monkeypatch.setattr(values_template, "TEMPLATES_PER_GROUP", 8)
     rng = np.random.default_rng(seed)
     shapes = _value_shapes()
     good = [i for i, sh in enumerate(shapes) if sh["tag"] == b"w/layer_0" and sh["values"] == 1
@@ -106,6 +126,8 @@ def test_value_templates_give_the_cursor_walks_result(monkeypatch: pytest.Monkey
         data = bytearray(_value_record(rng, shape, step))
         if rng.random() < 0.1:  # damage: a structural byte most likely, anything possible
             data[int(rng.integers(0, min(len(data), 40)))] ^= 1 << int(rng.integers(0, 8))
+        elif rng.random() < 0.1:  # in the payload's structure, or its bytes (``wire_check``)
+            data[int(rng.integers(len(data) // 2, len(data)))] ^= 1 << int(rng.integers(0, 8))
         records.append(bytes(data))
     buf = b"".join(records)
     lengths = np.array([len(r) for r in records], dtype=np.int64)

@@ -8,10 +8,10 @@ a varint length at each row's position and advances it. Rows that do not follow 
 (other fields, more values, keys or tags that cannot be read this way) are flagged, and the
 caller parses them with protobuf, which stays the reference.
 
-A large group of records of one length (a histogram tag logged every step) is cheaper still: one
-record is walked in Python as a template (with the cursor walk's rules), every record whose
-structural bytes equal the template's parses alike, and its columns are read at fixed offsets,
-as ``scalars_bulk`` does for scalars. A differential test holds the two walks to one result.
+A large group of records of one length (a histogram tag logged every step) is cheaper still:
+``values_template``. Either way a record is kept only if its payload and metadata are ones
+protobuf certainly parses (``wire_check``); the others go to protobuf, as the general path reads
+them.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..records.grouping import group_by_length, tag_ids
-from .wire import MAX_VARINT_BYTES, NoTemplate, Template, column, steps_of, varint, varints
+from .values_fields import LEN, PAYLOAD_FIELDS, Fields, tag_index
+from .values_template import by_template
+from .wire import MAX_VARINT_BYTES, varints
 
-#: Summary.Value payload fields this walker knows (``simple_value`` is the scalar decoder's).
-PAYLOAD_FIELDS = {4: "image", 5: "histo", 6: "audio", 8: "tensor"}
-_LEN = 2  # wire type of length-delimited fields
+__all__ = ["PAYLOAD_FIELDS", "BulkValues", "walk_values"]
 
 
 @dataclass
@@ -85,30 +85,6 @@ class _Cursor:
         return length
 
 
-@dataclass
-class _Fields:
-    """What the walk found for each record: whether it is a one-value event, where its tag is
-    (and the tag's index once named), its step and wall time, and whether its value carries
-    metadata."""
-
-    ok: np.ndarray
-    tag_start: np.ndarray
-    tag_len: np.ndarray
-    tag: np.ndarray  # index into the tag names; -1 until named, or where not UTF-8
-    step: np.ndarray
-    wall: np.ndarray
-    has_metadata: np.ndarray
-
-    @classmethod
-    def empty(cls, m: int) -> _Fields:
-        return cls(np.zeros(m, dtype=bool), np.full(m, -1, dtype=np.int64), np.zeros(m, dtype=np.int64),
-                   np.full(m, -1, dtype=np.int64), np.zeros(m, dtype=np.int64), np.zeros(m), np.zeros(m, dtype=bool))
-
-    def put(self, at: np.ndarray, other: _Fields) -> None:
-        for name in ("ok", "tag_start", "tag_len", "tag", "step", "wall", "has_metadata"):
-            getattr(self, name)[at] = getattr(other, name)
-
-
 def walk_values(buf: bytes, starts: np.ndarray, lengths: np.ndarray, templates: bool = True) -> BulkValues:
     """Walk the records ``buf[starts[i]:starts[i]+lengths[i]]``; keep the one-value events.
 
@@ -119,19 +95,24 @@ def walk_values(buf: bytes, starts: np.ndarray, lengths: np.ndarray, templates: 
     a = np.frombuffer(buf, dtype=np.uint8)
     m = len(starts)
     names: dict[str, int] = {}
-    found = _Fields.empty(m)
-    rest = _by_template(buf, a, starts, lengths, found, names) if templates else np.arange(m)
+    found = Fields.empty(m)
+    rest = by_template(buf, a, starts, lengths, found, names) if templates else np.arange(m)
     if len(rest):
         walked = _walk(a, starts[rest], lengths[rest])
         named = np.flatnonzero(walked.ok)
         walked.tag[named] = _tag_names(a, walked.tag_start[named], walked.tag_len[named], names)
         found.put(rest, walked)
     rows = np.flatnonzero(found.ok & (found.tag >= 0))
+    walked = np.flatnonzero(~found.checked[rows])
+    if len(walked):
+        keep = np.ones(len(rows), dtype=bool)
+        keep[walked] = found.well_formed(a, rows[walked])
+        rows = rows[keep]
     tags = sorted(names, key=names.__getitem__)
     return BulkValues(rows, found.tag[rows], tags, found.step[rows], found.wall[rows], found.has_metadata[rows])
 
 
-def _walk(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> _Fields:
+def _walk(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> Fields:
     """The cursor walk: every record at once, one numpy step per field."""
     c = _Cursor(a, starts, lengths)
     m = len(starts)
@@ -154,13 +135,15 @@ def _walk(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> _Fields:
     tag_len = np.zeros(m, dtype=np.int64)
     payload = np.zeros(m, dtype=np.int64)
     has_metadata = np.zeros(m, dtype=bool)
+    payload_start, payload_len = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
+    metadata_start, metadata_len = np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
     for _ in range(3):  # tag, payload and metadata, in any order, each at most once
         live = c.ok & (c.pos < c.end)
         if not live.any():
             break
         key = c.byte(c.pos)
         field = (key >> 3).astype(np.int64)
-        c.ok &= ~live | (((key & 7) == _LEN) & (key < 0x80))
+        c.ok &= ~live | (((key & 7) == LEN) & (key < 0x80))
         live &= c.ok
         n, k = c.varint(c.pos + 1, live)
         n = n.astype(np.int64)
@@ -173,158 +156,15 @@ def _walk(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> _Fields:
         tag_start = np.where(is_tag, body, tag_start)
         tag_len = np.where(is_tag, n, tag_len)
         payload = np.where(is_payload, field, payload)
+        payload_start = np.where(is_payload, body, payload_start)
+        payload_len = np.where(is_payload, n, payload_len)
         has_metadata |= is_metadata
+        metadata_start = np.where(is_metadata, body, metadata_start)
+        metadata_len = np.where(is_metadata, n, metadata_len)
         c.move(live, body + n)
     c.ok &= (c.pos == c.end) & (tag_start >= 0) & (tag_len > 0) & (payload > 0)
-    return _Fields(c.ok, tag_start, tag_len, np.full(m, -1, dtype=np.int64), step, wall, has_metadata)
-
-
-# -- templates --------------------------------------------------------------------------------
-
-#: Length groups of at least this many records, or this share of the batch, are matched against
-#: a template. Each costs a Python walk of one record and some twenty numpy steps over its rows:
-#: for small groups (images of many sizes) the cursor walk of all of them at once is cheaper.
-MIN_TEMPLATE_ROWS = 256
-MIN_TEMPLATE_SHARE = 0.125
-#: Templates tried per length group before its remaining records go to the cursor walk.
-TEMPLATES_PER_GROUP = 2
-#: Records whose tag ends further in than this are left to the cursor walk.
-MAX_HEAD = 320
-
-
-@dataclass(frozen=True)
-class _Layout(Template):
-    """A one-value record's template: also whether its value carries metadata."""
-
-    has_metadata: bool
-
-    @property
-    def head(self) -> int:
-        """Bytes from the start that hold the wall time, step and tag, and the keys and lengths
-        up to the payload's."""
-        return max(sum(self.tag), 1 + max((c for c in self.structural if c < MAX_HEAD), default=0))
-
-
-def _layout(data: bytes, start: int, length: int) -> _Layout | None:
-    """The cursor walk's rules applied to one record, noting its structural columns; None
-    where the cursor walk would not accept the record."""
-    end = start + length
-    pos = start
-    structural: list[int] = []
-    continuation: list[int] = []
-    wall = step = tag = None
-    payload = has_metadata = False
-    try:
-        if pos < end and data[pos] == 0x09:
-            structural.append(pos)
-            wall, pos = pos + 1, pos + 9
-            if pos > end:
-                return None
-        if pos < end and data[pos] == 0x10:
-            structural.append(pos)
-            _, nxt = varint(data, pos + 1, end)
-            continuation.extend(range(pos + 1, nxt))
-            step, pos = (pos + 1, nxt - pos - 1), nxt
-        for key in (0x2A, 0x0A):  # the summary, the event's last field; its one value
-            if pos >= end or data[pos] != key:
-                return None
-            n, nxt = varint(data, pos + 1, end)
-            structural.extend(range(pos, nxt))
-            if nxt + n != end:
-                return None
-            pos = nxt
-        for _ in range(3):  # tag, payload and metadata, in any order, each at most once
-            if pos >= end:
-                break
-            key = data[pos]
-            if key >= 0x80 or key & 7 != _LEN:
-                return None
-            n, nxt = varint(data, pos + 1, end)
-            structural.extend(range(pos, nxt))
-            field = key >> 3
-            if field == 1 and tag is None:
-                tag = (nxt, n)
-            elif field in PAYLOAD_FIELDS and not payload:
-                payload = True
-            elif field == 9 and not has_metadata:
-                has_metadata = True
-            else:
-                return None
-            pos = nxt + n
-            if pos > end:
-                return None
-    except NoTemplate:
-        return None
-    if pos != end or tag is None or tag[1] == 0 or not payload:
-        return None
-    return _Layout(None if wall is None else wall - start, None if step is None else (step[0] - start, step[1]),
-                   (tag[0] - start, tag[1]), tuple(p - start for p in structural),
-                   tuple(p - start for p in continuation), has_metadata)
-
-
-def _by_template(buf: bytes, a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, found: _Fields,
-                 names: dict[str, int]) -> np.ndarray:
-    """Fill ``found`` for the records of large length groups that match their group's template
-    (tags named in ``names``); return the indices of the others, for the cursor walk.
-
-    Two records of one length whose structural bytes (keys, length varints) and step varint
-    continuation bits are equal parse alike, so one Python walk of the first serves them all,
-    and their wall time, step and tag are read as columns. Each record's bytes up to the tag's
-    end are copied into one block first, so that the column reads find them together
-    (structural bytes further on, such as a metadata key after a large payload, are read where
-    they are).
-    """
-    least = max(MIN_TEMPLATE_ROWS, int(MIN_TEMPLATE_SHARE * len(starts)))
-    done = np.zeros(len(starts), dtype=bool)
-    for length, group in group_by_length(lengths, min_count=least):
-        for _ in range(TEMPLATES_PER_GROUP):
-            if len(group) < least:
-                break
-            layout = _layout(buf, int(starts[group[0]]), length)
-            if layout is None or layout.head > MAX_HEAD:
-                group = group[1:]
-                continue
-            s = starts[group]
-            head = sliding_window_view(a, layout.head)[s]
-            match = _matches(a, s, head, layout)
-            if match.all():
-                _read_columns(head, layout, found, group, names)
-                done[group] = True
-                break
-            taken = group[match]
-            _read_columns(head[match], layout, found, taken, names)
-            done[taken] = True
-            group = group[~match]
-    return np.flatnonzero(~done)
-
-
-def _matches(a: np.ndarray, s: np.ndarray, head: np.ndarray, layout: _Layout) -> np.ndarray:
-    """Which records (data at ``s``, first bytes ``head``) have the layout's structure."""
-    width = head.shape[1]
-    near = [c for c in layout.structural if c < width]
-    far = np.asarray([c for c in layout.structural if c >= width], dtype=np.int64)
-    match = (head[:, near] == head[0, near]).all(axis=1)
-    if len(far):
-        match &= (a[s[:, None] + far] == a[s[0] + far]).all(axis=1)
-    if layout.continuation:
-        cols = list(layout.continuation)  # in the head: the step comes before the summary
-        match &= ((head[:, cols] ^ head[0, cols]) & 0x80 == 0).all(axis=1)
-    return match
-
-
-def _read_columns(rows: np.ndarray, layout: _Layout, found: _Fields, taken: np.ndarray,
-                  names: dict[str, int]) -> None:
-    """Wall time, step and tag of matched records, from their first bytes ``rows``."""
-    found.ok[taken] = True
-    found.has_metadata[taken] = layout.has_metadata
-    if layout.wall is not None:
-        found.wall[taken] = column(rows, layout.wall, "<f8")
-    if layout.step is not None:
-        found.step[taken] = steps_of(rows, layout.step)
-    col, n = layout.tag
-    reps, inverse = tag_ids(rows, layout.tag)
-    local = np.array([_name(bytes(rows[r, col : col + n]), names) for r in reps.tolist()], dtype=np.int64)
-    found.tag[taken] = local[inverse]
+    return Fields(c.ok, tag_start, tag_len, np.full(m, -1, dtype=np.int64), step, wall, has_metadata,
+                   np.zeros(m, dtype=bool), payload, payload_start, payload_len, metadata_start, metadata_len)
 
 
 def _tag_names(a: np.ndarray, start: np.ndarray, length: np.ndarray, names: dict[str, int]) -> np.ndarray:
@@ -334,13 +174,7 @@ def _tag_names(a: np.ndarray, start: np.ndarray, length: np.ndarray, names: dict
     for n, group in group_by_length(length, 256):
         block = sliding_window_view(a, n)[start[group]]
         reps, inverse = tag_ids(block, (0, n))
-        index[group] = np.array([_name(bytes(block[r]), names) for r in reps.tolist()], dtype=np.int64)[inverse]
+        index[group] = np.array([tag_index(bytes(block[r]), names) for r in reps.tolist()], dtype=np.int64)[inverse]
     return index
 
 
-def _name(raw: bytes, names: dict[str, int]) -> int:
-    """The index of a tag in ``names`` (added if new); -1 if it is not UTF-8 (protobuf's case)."""
-    try:
-        return names.setdefault(raw.decode("utf-8"), len(names))
-    except UnicodeDecodeError:
-        return -1
