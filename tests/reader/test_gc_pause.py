@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tbnb.reader.logdir.gc_pause import paused_gc
-from tbnb.reader.logdir.logdir import Logdir
+from tbnb.reader.logdir.logdir import GC_PAUSE_MIN_RUNS, Logdir
 from tbnb.testing import write_scalar_logdir
 
 
@@ -64,27 +64,23 @@ def test_overlapping_pauses_on_two_threads_share_one(gc_enabled: None) -> None:
     assert gc.isenabled()
 
 
-def test_a_reload_runs_no_collection(tmp_path: Path, gc_enabled: None) -> None:
-    """A cold load of many runs makes thousands of objects that live on: no collection runs
-    during it (without the pause, one runs every 700 of them: 300 runs saw 16 here) but the one
-    owed when the pause ends, and the collector is back after."""
-    write_scalar_logdir(tmp_path, runs=300, tags=3, steps=5)
+@pytest.mark.parametrize("runs", [300, 2])
+def test_a_read_of_many_runs_pauses_the_collector_a_poll_does_not(tmp_path: Path, gc_enabled: None,
+                                                                   monkeypatch: pytest.MonkeyPatch, runs: int) -> None:
+    """A cold load of many runs makes thousands of objects that live on: the collector is off
+    while they are read (without the pause, 300 runs saw 16 collections here) and back after;
+    a reload of a few runs (a poll) leaves it on, and with it the user's code."""
+    write_scalar_logdir(tmp_path, runs=runs, tags=3, steps=5)
     lg = Logdir(tmp_path, processes=0)
-    during: list[int] = []  # generations collected while the reload ran
-    reloading = False
+    seen: list[bool] = []
+    real = lg._reload_runs
 
-    def count(phase: str, info: dict[str, int]) -> None:
-        if phase == "start" and reloading:
-            during.append(info["generation"])
+    def reading(*args: object) -> object:
+        seen.append(gc.isenabled())
+        return real(*args)
 
-    gc.collect()
-    gc.callbacks.append(count)
-    try:
-        reloading = True
-        lg.reload()
-        reloading = False  # (the collection owed since the pause may run from here on)
-    finally:
-        gc.callbacks.remove(count)
-    assert len(lg.runs()) == 300
-    assert len(during) <= 1, during
+    monkeypatch.setattr(lg, "_reload_runs", reading)
+    lg.reload()
+    assert len(lg.runs()) == runs
+    assert seen == [runs < GC_PAUSE_MIN_RUNS]
     assert gc.isenabled()

@@ -5,9 +5,10 @@ and dicts) that all live on: the collector, triggered every 700 of them, walks t
 again and again and, as the heap grows, every object the process holds, and finds nothing to
 free. Measured on 2,000 runs x 5 tags (``tests/bench/many_runs``): 125 collections, 17-21 ms of
 a 0.23 s load, on the path every other step waits for. A reload makes no reference cycles of
-its own, so pausing the collector for its duration frees nothing later than it would have been
+its own, so pausing the collector while it reads frees nothing later than it would have been
 freed; the collector runs again, with its usual thresholds, once the last reload in the process
-has finished.
+has finished. Only a read of many runs pauses it (``Logdir``'s ``GC_PAUSE_MIN_RUNS``): a Board's
+poll, which finds a run or two grown, leaves the collector to the user's own code.
 
 Process-wide, as the collector is: reloads of several ``Logdir`` objects on several threads
 share one pause, and the collector is left as it was found (a user who disabled it keeps it

@@ -6,6 +6,7 @@ import os
 import threading
 from collections.abc import Mapping
 from concurrent.futures import Executor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -44,6 +45,10 @@ from .tasks import reload_in
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+#: Reloads of at least this many changed runs pause the garbage collector while they read.
+GC_PAUSE_MIN_RUNS = 8
 
 
 class LogdirError(ValueError):
@@ -121,7 +126,7 @@ class Logdir(Analysis):
         together they read what one reload reads (``unread_bytes`` says how much is left).
         """
         result = ReloadResult()
-        with self._lock, paused_gc():  # (it builds objects that all live on: gc_pause)
+        with self._lock:
             try:
                 found, problems = self.storage.list_runs()
             except OSError as err:  # a listing that failed (remote): keep everything, report it
@@ -146,7 +151,11 @@ class Logdir(Analysis):
                 # (a poll mostly finds one run grown, and makes nothing for the rest)
                 if run.changed(files, touched is None or name in touched):
                     jobs.append((name, run, files))
-            for (name, _, _), delta in zip(jobs, self._reload_runs(jobs, first_bytes)):
+            # (a read of many runs builds objects that all live on: the collector waits, gc_pause;
+            # a poll that finds a few runs grown leaves it alone, and the user's code with it)
+            with paused_gc() if len(jobs) >= GC_PAUSE_MIN_RUNS else nullcontext():
+                deltas = self._reload_runs(jobs, first_bytes)
+            for (name, _, _), delta in zip(jobs, deltas):
                 if delta.new_tags:
                     result.new_tags[name] = delta.new_tags
                 for tag, n in delta.points.items():
