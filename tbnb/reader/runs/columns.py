@@ -206,7 +206,7 @@ class ScalarColumns:
         keep = int(np.count_nonzero(held < step))
         if keep == self.n:
             return 0
-        if np.all(np.diff(held) > 0):  # sorted (the usual case): a cut
+        if bool((held[1:] > held[:-1]).all()):  # sorted (the usual case): a cut
             dropped, self.n = self.n - keep, keep
             return dropped
         mask = held < step
@@ -284,7 +284,9 @@ class ScalarColumns:
         if stride is None:
             d = steps[1:] - steps[:-1]
             stride = _own_stride(steps, d)  # (a stride is positive: increasing)
-            if stride is None and increasing and not bool((d > 0).all()):
+            # (compared, not by the sign of ``d``: a difference past int64 wraps around, and a
+            # step of -2**63 after step 14 would look like a step up)
+            if stride is None and increasing and not bool((steps[1:] > steps[:-1]).all()):
                 return False
         self.set_compact_first(steps, stride, walls, values)
         return True
