@@ -16,6 +16,7 @@ from google.protobuf.message import DecodeError, Message
 
 from tbnb.format.proto import event_pb2, summary_pb2, tensor_pb2
 from tbnb.reader.events import wire_check
+from tbnb.reader.events.values_bulk import walk_values
 from tbnb.reader.events.wire_check import (
     AUDIO,
     HISTOGRAM,
@@ -27,7 +28,10 @@ from tbnb.reader.events.wire_check import (
     messages_ok,
 )
 from tbnb.reader.logdir.logdir import Logdir
+from tbnb.reader.records.frame_bulk import frame_bulk
 from tbnb.testing import EventWriter
+
+from .conftest import WRITERS, make_writer
 
 PAD = b"\x00" * 16  # after the messages: no varint of theirs is read near the buffer's end
 
@@ -179,3 +183,24 @@ def test_a_broken_payload_among_many_records_reads_as_the_general_path_reads_it(
     steps, problems = read[True]
     assert steps == [s for s in range(100) if s != 50]
     assert len(problems) == 1
+
+
+@pytest.mark.parametrize("kind", WRITERS)
+def test_real_writers_records_keep_the_fast_path(tmp_path: Path, kind: str) -> None:
+    """Histograms, images, audio and text as torch's and tensorboardX's writers log them: the
+    walker keeps every one of their value records (none handed to protobuf by the check)."""
+    writer = make_writer(kind, tmp_path)
+    rng = np.random.default_rng(1)
+    for step in range(30):
+        writer.add_histogram("h", rng.normal(size=500), step)
+        writer.add_image("img", rng.random((3, 8, 8)), step)
+        clip = rng.random(400) * 2 - 1
+        writer.add_audio("snd", clip[None] if kind == "torch" else clip, step, sample_rate=8000)  # (their shapes)
+        writer.add_text("t", f"step **{step}**", step)
+    writer.close()
+    (path,) = tmp_path.glob("*tfevents*")
+    buf = path.read_bytes()
+    framed = frame_bulk(memoryview(buf))
+    values = walk_values(buf, framed.starts, framed.lengths)
+    assert len(values.rows) == 4 * 30
+    assert sorted(values.tags) == ["h", "img", "snd", "t/text_summary"]
