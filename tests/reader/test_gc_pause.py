@@ -11,7 +11,7 @@ import pytest
 
 from tbnb.reader.logdir.gc_pause import paused_gc
 from tbnb.reader.logdir.logdir import GC_PAUSE_MIN_RUNS, Logdir
-from tbnb.testing import write_scalar_logdir
+from tbnb.testing import EventWriter, write_scalar_logdir
 
 
 @pytest.fixture
@@ -64,23 +64,37 @@ def test_overlapping_pauses_on_two_threads_share_one(gc_enabled: None) -> None:
     assert gc.isenabled()
 
 
-@pytest.mark.parametrize("runs", [300, 2])
-def test_a_read_of_many_runs_pauses_the_collector_a_poll_does_not(tmp_path: Path, gc_enabled: None,
-                                                                   monkeypatch: pytest.MonkeyPatch, runs: int) -> None:
-    """A cold load of many runs makes thousands of objects that live on: the collector is off
-    while they are read (without the pause, 300 runs saw 16 collections here) and back after;
-    a reload of a few runs (a poll) leaves it on, and with it the user's code."""
-    write_scalar_logdir(tmp_path, runs=runs, tags=3, steps=5)
+@pytest.mark.parametrize("grown", [300, 2])
+def test_a_first_read_and_a_read_of_many_runs_pause_the_collector_a_poll_does_not(
+        tmp_path: Path, gc_enabled: None, monkeypatch: pytest.MonkeyPatch, grown: int) -> None:
+    """A first read makes thousands of objects that live on (without the pause, 300 runs saw 16
+    collections here): the collector is off throughout, its listing included; so is it while a
+    later reload reads many grown runs; a reload that finds a few runs grown (a poll) leaves it
+    on, and with it the user's code. It is back on after each."""
+    write_scalar_logdir(tmp_path, runs=300, tags=3, steps=5)
     lg = Logdir(tmp_path, processes=0)
-    seen: list[bool] = []
-    real = lg._reload_runs
+    seen: list[tuple[str, bool]] = []
+    real_list, real_read = lg.storage.list_runs, lg._reload_runs
+
+    def listing() -> object:
+        seen.append(("list", gc.isenabled()))
+        return real_list()
 
     def reading(*args: object) -> object:
-        seen.append(gc.isenabled())
-        return real(*args)
+        seen.append(("read", gc.isenabled()))
+        return real_read(*args)
 
+    monkeypatch.setattr(lg.storage, "list_runs", listing)
     monkeypatch.setattr(lg, "_reload_runs", reading)
     lg.reload()
-    assert len(lg.runs()) == runs
-    assert seen == [runs < GC_PAUSE_MIN_RUNS]
+    assert len(lg.runs()) == 300
+    assert seen == [("list", False), ("read", False)]
+    assert gc.isenabled()
+    for run in sorted(tmp_path.iterdir())[:grown]:
+        writer = EventWriter(run)
+        writer.add_scalar("loss", 0.5, 10)
+        writer.close()
+    seen.clear()
+    lg.reload()
+    assert seen == [("list", True), ("read", grown < GC_PAUSE_MIN_RUNS)]
     assert gc.isenabled()

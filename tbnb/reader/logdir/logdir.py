@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-#: Reloads of at least this many changed runs pause the garbage collector while they read.
+#: Reloads of at least this many changed runs pause the garbage collector while they read (a
+#: first read pauses it throughout).
 GC_PAUSE_MIN_RUNS = 8
 
 
@@ -126,7 +127,9 @@ class Logdir(Analysis):
         together they read what one reload reads (``unread_bytes`` says how much is left).
         """
         result = ReloadResult()
-        with self._lock:
+        # A first read (the listing, a Run for each run, the result's keys too) pauses the
+        # garbage collector throughout; later ones while they read many runs (below): gc_pause.
+        with self._lock, paused_gc() if not self._runs else nullcontext():
             try:
                 found, problems = self.storage.list_runs()
             except OSError as err:  # a listing that failed (remote): keep everything, report it
@@ -151,8 +154,8 @@ class Logdir(Analysis):
                 # (a poll mostly finds one run grown, and makes nothing for the rest)
                 if run.changed(files, touched is None or name in touched):
                     jobs.append((name, run, files))
-            # (a read of many runs builds objects that all live on: the collector waits, gc_pause;
-            # a poll that finds a few runs grown leaves it alone, and the user's code with it)
+            # (a read of many runs builds objects that all live on: the collector waits; a poll
+            # that finds a few runs grown leaves it alone, and the user's code with it)
             with paused_gc() if len(jobs) >= GC_PAUSE_MIN_RUNS else nullcontext():
                 deltas = self._reload_runs(jobs, first_bytes)
             for (name, _, _), delta in zip(jobs, deltas):
