@@ -151,6 +151,11 @@ def acquire(board: Any, logdir: str | os.PathLike[str] | None = None, logdir_spe
     return SharedSource(feed, member)
 
 
-def shared_readers() -> int:
-    """How many readers Boards hold now (for tests and diagnostics)."""
-    return len(feeds())
+def shared_readers(logdir: str | os.PathLike[str] | None = None) -> int:
+    """How many readers Boards hold now, or only of ``logdir`` (whatever their flags), for tests
+    and diagnostics. (A Board left unclosed holds its reader until the collector takes the Board
+    and a poll sees it gone.)"""
+    if logdir is None:
+        return len(feeds())
+    where = str(logdir) if is_url(logdir) else os.path.abspath(os.path.expanduser(logdir))
+    return sum(json.loads(f.key)[0] == where for f in feeds())

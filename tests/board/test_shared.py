@@ -16,23 +16,24 @@ from .conftest import Page, write_small_logdir
 def test_boards_on_one_logdir_share_its_reader_until_the_last_closes(
         tmp_path: Path, make_board: Callable[..., Any]) -> None:
     logdir = write_small_logdir(tmp_path / "logs")
-    before = shared.shared_readers()
+    before = shared.shared_readers(logdir)
+    assert before == 0
     first = make_board(logdir)
     second = make_board(str(logdir) + "/")  # the same directory, written differently
     third = make_board(logdir, samples_per_plugin="histograms=1")  # other flags: a reader of its own
     assert first.logdir is second.logdir
     assert third.logdir is not first.logdir
-    assert shared.shared_readers() == before + 2
+    assert shared.shared_readers(logdir) == before + 2
     assert second.run_colors == first.run_colors  # the joining board saw every run as new
 
     reader = weakref.ref(first.logdir)
     first.close()
-    assert shared.shared_readers() == before + 2  # the second board still reads it
+    assert shared.shared_readers(logdir) == before + 2  # the second board still reads it
     fourth = make_board(logdir)
     assert fourth.logdir is second.logdir
     second.close()
     fourth.close()
-    assert shared.shared_readers() == before + 1  # only the third board's reader is left
+    assert shared.shared_readers(logdir) == before + 1  # only the third board's reader is left
     fifth = make_board(logdir)
     assert fifth.logdir is not third.logdir and sorted(fifth.logdir.runs()) == ["a", "b"]
     del first, second, fourth

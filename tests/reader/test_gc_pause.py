@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tbnb.reader.logdir.gc_pause import paused_gc
-from tbnb.reader.logdir.logdir import GC_PAUSE_MIN_RUNS, Logdir
+from tbnb.reader.logdir.gc_pause import PAUSE_MIN_RUNS, paused_gc
+from tbnb.reader.logdir.logdir import Logdir
 from tbnb.testing import EventWriter, write_scalar_logdir
 
 
@@ -96,5 +96,5 @@ def test_a_first_read_and_a_read_of_many_runs_pause_the_collector_a_poll_does_no
         writer.close()
     seen.clear()
     lg.reload()
-    assert seen == [("list", True), ("read", grown < GC_PAUSE_MIN_RUNS)]
+    assert seen == [("list", True), ("read", grown < PAUSE_MIN_RUNS)]
     assert gc.isenabled()

@@ -23,7 +23,10 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+
+#: A later reload (not a first read) pauses the collector while it reads at least this many runs.
+PAUSE_MIN_RUNS = 8
 
 _lock = threading.Lock()
 _depth = 0
@@ -47,3 +50,9 @@ def paused_gc() -> Iterator[None]:
             _depth -= 1
             if _depth == 0 and _was_enabled:
                 gc.enable()
+
+
+def pause_gc_if(*, first_read: bool = False, runs: int = 0) -> AbstractContextManager[None]:
+    """``paused_gc()`` for a logdir's first read or a read of ``PAUSE_MIN_RUNS`` runs or more;
+    nothing otherwise."""
+    return paused_gc() if first_read or runs >= PAUSE_MIN_RUNS else nullcontext()

@@ -6,7 +6,6 @@ import os
 import threading
 from collections.abc import Mapping
 from concurrent.futures import Executor
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -39,17 +38,12 @@ from ..runs.size_guidance import parse_samples_per_plugin
 from .analysis import Analysis
 from .batch_reload import reload_here
 from .forked import reload_forked, spare_processes, worth_forking
-from .gc_pause import paused_gc
+from .gc_pause import pause_gc_if
 from .group_frame import GroupSpec, groups_frame
 from .tasks import reload_in
 
 if TYPE_CHECKING:
     import pandas as pd
-
-
-#: Reloads of at least this many changed runs pause the garbage collector while they read (a
-#: first read pauses it throughout).
-GC_PAUSE_MIN_RUNS = 8
 
 
 class LogdirError(ValueError):
@@ -127,9 +121,7 @@ class Logdir(Analysis):
         together they read what one reload reads (``unread_bytes`` says how much is left).
         """
         result = ReloadResult()
-        # A first read (the listing, a Run for each run, the result's keys too) pauses the
-        # garbage collector throughout; later ones while they read many runs (below): gc_pause.
-        with self._lock, paused_gc() if not self._runs else nullcontext():
+        with self._lock, pause_gc_if(first_read=not self._runs):  # (gc_pause says why)
             try:
                 found, problems = self.storage.list_runs()
             except OSError as err:  # a listing that failed (remote): keep everything, report it
@@ -154,9 +146,7 @@ class Logdir(Analysis):
                 # (a poll mostly finds one run grown, and makes nothing for the rest)
                 if run.changed(files, touched is None or name in touched):
                     jobs.append((name, run, files))
-            # (a read of many runs builds objects that all live on: the collector waits; a poll
-            # that finds a few runs grown leaves it alone, and the user's code with it)
-            with paused_gc() if len(jobs) >= GC_PAUSE_MIN_RUNS else nullcontext():
+            with pause_gc_if(runs=len(jobs)):
                 deltas = self._reload_runs(jobs, first_bytes)
             for (name, _, _), delta in zip(jobs, deltas):
                 if delta.new_tags:
