@@ -19,8 +19,7 @@ def gc_enabled() -> Iterator[None]:
     was = gc.isenabled()
     gc.enable()
     yield
-    if not was:
-        gc.disable()
+    (gc.enable if was else gc.disable)()  # as it was found, whatever the test left
 
 
 def test_pauses_nest_and_restore_the_collector(gc_enabled: None) -> None:
