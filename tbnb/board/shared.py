@@ -35,10 +35,16 @@ def reader_key(logdir: str | os.PathLike[str] | None, logdir_spec: str | None,
                samples_per_plugin: str | Mapping[str, Any] | None, purge_orphaned_data: bool,
                storage_options: Mapping[str, Any] | None) -> str:
     """What makes two Boards' readers the same: the logdir(s) and every reader flag."""
-    where = logdir if logdir is None or is_url(logdir) else os.path.abspath(os.path.expanduser(logdir))
     flags = sorted(parse_samples_per_plugin(samples_per_plugin).items())
-    return json.dumps([str(where) if where is not None else None, logdir_spec, flags, bool(purge_orphaned_data),
-                       storage_options or {}], sort_keys=True, default=repr)
+    return json.dumps([_where(logdir), logdir_spec, flags, bool(purge_orphaned_data), storage_options or {}],
+                      sort_keys=True, default=repr)
+
+
+def _where(logdir: str | os.PathLike[str] | None) -> str | None:
+    """A logdir as a reader key names it: a URL as written, a path absolute."""
+    if logdir is None:
+        return None
+    return str(logdir) if is_url(logdir) else os.path.abspath(os.path.expanduser(logdir))
 
 
 class SharedSource(MultiLogdir):
@@ -157,5 +163,5 @@ def shared_readers(logdir: str | os.PathLike[str] | None = None) -> int:
     and a poll sees it gone.)"""
     if logdir is None:
         return len(feeds())
-    where = str(logdir) if is_url(logdir) else os.path.abspath(os.path.expanduser(logdir))
+    where = _where(logdir)
     return sum(json.loads(f.key)[0] == where for f in feeds())

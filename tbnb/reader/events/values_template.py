@@ -36,15 +36,18 @@ INNER_HEAD = 128
 
 @dataclass(frozen=True)
 class _Layout(Template):
-    """A one-value record's template: also whether its value carries metadata."""
+    """A one-value record's template: also where its payload and metadata are, and their shape."""
 
-    has_metadata: bool
     payload: tuple[int, int, int]  # field number, column, length
     metadata: tuple[int, int] | None  # column, length
     #: Inside the payload and the metadata (``wire_check.message_shape``): columns whose bytes
     #: must equal the template's, whose top bit must, and which must be ASCII. Read where they
     #: are, not in the head.
     inner: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+    @property
+    def has_metadata(self) -> bool:
+        return self.metadata is not None
 
     @property
     def head(self) -> int:
@@ -110,7 +113,7 @@ def _layout(data: bytes, start: int, length: int) -> _Layout | None:
         return None
     return _Layout(None if wall is None else wall - start, None if step is None else (step[0] - start, step[1]),
                    (tag[0] - start, tag[1]), tuple(p - start for p in structural),
-                   tuple(p - start for p in continuation), metadata is not None, payload, metadata, inner)
+                   tuple(p - start for p in continuation), payload, metadata, inner)
 
 
 def _inner_shape(data: bytes, start: int, payload: tuple[int, int, int], metadata: tuple[int, int] | None

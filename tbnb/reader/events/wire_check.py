@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .wire import MAX_VARINT_BYTES, varints
+from .wire import MAX_VARINT_BYTES, NoTemplate, varint, varints
 
 # What a field of a known message may be (its rule): the one wire type a writer uses for it, and
 # the check its body needs.
@@ -190,12 +190,14 @@ def message_shape(data: bytes | memoryview, start: int, end: int, kind: int
     return structural, continuation, ascii_at
 
 
-def _varint_end(data: bytes | memoryview, pos: int, end: int) -> int | None:
-    """Where the varint at ``pos`` ends, if it ends before ``end`` in fewer than 10 bytes."""
-    for i in range(pos, min(end, pos + MAX_VARINT_BYTES - 1)):
-        if data[i] < 0x80:
-            return i + 1
-    return None
+def _varint_at(data: bytes | memoryview, pos: int, end: int) -> tuple[int, int] | None:
+    """``wire.varint`` (value, next position), None where it runs past ``end`` or takes 10
+    bytes (``messages_ok`` hands such rows over)."""
+    try:
+        value, nxt = varint(data, pos, end)
+    except NoTemplate:
+        return None
+    return (value, nxt) if nxt - pos < MAX_VARINT_BYTES else None
 
 
 def _shape(data: bytes | memoryview, pos: int, end: int, kind: int, depth: int, structural: list[int],
@@ -203,10 +205,10 @@ def _shape(data: bytes | memoryview, pos: int, end: int, kind: int, depth: int, 
     for _ in range(MAX_FIELDS):
         if pos >= end:
             return pos == end
-        nxt = _varint_end(data, pos, end)
-        if nxt is None:
+        at = _varint_at(data, pos, end)
+        if at is None:
             return False
-        key = _varint_value(data, pos, nxt)
+        key, nxt = at
         number, wire = key >> 3, key & 7
         if not 0 < number < _MAX_FIELD_NUMBER:
             return False
@@ -221,15 +223,15 @@ def _shape(data: bytes | memoryview, pos: int, end: int, kind: int, depth: int, 
         if wire == 1 or wire == 5:
             pos += 8 if wire == 1 else 4
         else:
-            after = _varint_end(data, pos, end)
-            if after is None:
+            at = _varint_at(data, pos, end)
+            if at is None:
                 return False
+            n, after = at
             if wire == 0:
                 continuation.extend(range(pos, after))
                 pos = after
             else:
                 structural.extend(range(pos, after))
-                n = _varint_value(data, pos, after)
                 body, pos = after, after + n
                 if pos > end or (rule == PACKED64 and n % 8) or (rule == PACKED32 and n % 4):
                     return False
@@ -242,11 +244,5 @@ def _shape(data: bytes | memoryview, pos: int, end: int, kind: int, depth: int, 
                     return False
         if pos > end:
             return False
-    return pos >= end and pos == end
+    return pos == end
 
-
-def _varint_value(data: bytes | memoryview, pos: int, nxt: int) -> int:
-    value = 0
-    for i, b in enumerate(bytes(data[pos:nxt])):
-        value |= (b & 0x7F) << (7 * i)
-    return value

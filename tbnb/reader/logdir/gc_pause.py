@@ -9,9 +9,9 @@ its own, so pausing the collector while it reads frees nothing later than it wou
 freed; the collector runs again, with its usual thresholds, once the last reload in the process
 has finished. A logdir's first read pauses it throughout (its listing, a Run per run and the
 result's keys make as many objects as the read: pausing only the read left 61 collections and
-20-30 ms of them); a later reload only while it reads many runs (``Logdir``'s
-``GC_PAUSE_MIN_RUNS``): a Board's poll, which finds a run or two grown, leaves the collector to
-the user's own code.
+20-30 ms of them); a later reload only while it reads ``PAUSE_MIN_RUNS`` runs or more: a Board's
+poll, which finds a run or two grown, leaves the collector to the user's own code (a training
+loop may share the kernel).
 
 Process-wide, as the collector is: reloads of several ``Logdir`` objects on several threads
 share one pause, and the collector is left as it was found (a user who disabled it keeps it
