@@ -124,7 +124,9 @@
         }
       }
     });
-    observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
+    // The document itself, not its root element: TensorBoard's page is watched from the moment its
+    // navigation commits, when the root element may not exist yet.
+    observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
     window.addEventListener("scroll", request, true);
     window.addEventListener("resize", request);
     const fallback = setInterval(request, FALLBACK_MS);
