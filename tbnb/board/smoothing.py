@@ -89,9 +89,9 @@ def smoothed_at(values: np.ndarray, weight: float, index: int) -> float:
     """``smooth(values, weight)[index]`` without the points after it or the averages before it:
     a step table asks for one point of each run (the last, by default), and its value is one
     weighted sum, ``(1 - w) * sum_k w^(n-1-k) * y_k`` over the finite points up to ``index``,
-    debiased. A 20,000-point run: ~0.3 ms against ~2 ms for the whole running average (a
-    table of 8 runs is answered before the first lines are drawn). Rounding differs from the
-    page's loop as ``smooth``'s does."""
+    debiased, of the points whose weight is not 0. A 20,000-point run: ~0.1 ms at the default
+    weight against ~2 ms for the whole running average (a table of 8 runs is answered before the
+    first lines are drawn). Rounding differs from the page's loop as ``smooth``'s does."""
     ys = np.asarray(values, dtype=np.float64)
     i = int(index)
     if not 0 <= i < len(ys):
@@ -105,8 +105,27 @@ def smoothed_at(values: np.ndarray, weight: float, index: int) -> float:
     if w == 1:
         return 0.0
     n = len(kept)
+    # Only the points whose weight is not 0 in float64 enter the sum: the others add exact zeros
+    # (the default weight, 0.6, leaves ~1,500 points of a 20,000-point run; computing the powers
+    # of every point was ~1.7 ms a run, answered while the page waits for its first cards).
+    recent = kept[-_nonzero_weights(w, n):]
     with np.errstate(under="ignore"):
-        powers = np.float64(w) ** np.arange(n - 1, -1, -1, dtype=np.float64)
+        powers = np.float64(w) ** np.arange(len(recent) - 1, -1, -1, dtype=np.float64)
         # (einsum, not np.dot: a BLAS dot product of this length runs on BLAS's threads, whose
         # spinning held the kernel ~60 ms a table while the page drew the first cards)
-        return float((1 - w) * np.einsum("i,i->", powers, kept) / (1 - np.float64(w) ** n))
+        return float((1 - w) * np.einsum("i,i->", powers, recent) / (1 - np.float64(w) ** n))
+
+
+#: log2 of a power below which ``w ** k`` is 0 in float64 (the smallest subnormal is 2**-1074)
+#: by a margin no ``pow`` error can cross.
+_ZERO_LOG2 = -1100
+
+
+def _nonzero_weights(w: float, n: int) -> int:
+    """How many of the last points of ``n`` may have a weight ``w ** k`` other than 0 (at most n,
+    at least 1): powers from ``k = 1100 / -log2(w)`` on are below ``2 ** -1100``, 0 in float64."""
+    if w <= 0:
+        return 1  # 0 ** 0 = 1 for the last point, 0 for the others
+    if w >= 1:
+        return n
+    return max(1, min(n, math.ceil(_ZERO_LOG2 / math.log2(w))))

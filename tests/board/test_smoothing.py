@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-from tbnb.board.smoothing import BLOCK, smooth, smoothed_at
+from tbnb.board.smoothing import BLOCK, _nonzero_weights, smooth, smoothed_at
 from tests.smoothing_bounds import blocked_error, dot_error, kernel_vs_loop, loop_error
 
 from .dashboards.test_step_table import reference_smooth as loop_smooth  # the loop, one step per point
@@ -99,3 +99,37 @@ def test_one_smoothed_point_is_that_point_of_the_whole_running_average() -> None
                 assert abs(got - want[i]) <= bound, (case, n, w, i, got, want[i], bound)
     with pytest.raises(IndexError):
         smoothed_at(np.arange(3.0), 0.6, 3)
+
+
+@pytest.mark.parametrize("w", [1e-300, 1e-9, 0.01, 0.3, 0.5, 0.6, 0.9, 0.95, 0.99, 0.999, 0.999999, 1 - 1e-12])
+def test_the_points_a_smoothed_point_leaves_out_weigh_exactly_zero(w: float) -> None:
+    """``smoothed_at`` sums only the last ``_nonzero_weights`` points: every power from there on
+    must be 0 in float64 (numpy's vectorised pow and the C library's), so that the points left
+    out added exact zeros to the sum; and the cut must leave out points when there are many."""
+    n = 10**16
+    cut = _nonzero_weights(w, n)
+    assert 1 <= cut < n
+    ks = np.arange(cut, cut + 4096, dtype=np.float64)
+    assert not np.any(np.float64(w) ** ks)
+    assert all(math.pow(w, k) == 0.0 for k in range(cut, cut + 64))
+    assert cut == 1 or np.float64(w) ** (cut // 2) > 0  # not far more than needed
+    assert _nonzero_weights(w, 7) == min(7, cut)
+    assert _nonzero_weights(0.0, 7) == 1 and _nonzero_weights(1.0, 7) == 7
+
+
+def test_a_smoothed_point_of_a_long_series_is_its_whole_weighted_sum() -> None:
+    """The default weight leaves out all but ~1,500 of 20,000 points: the result is the dot
+    product of every point with its weight, the old points carrying large values (which a
+    cut too early would let through)."""
+    rng = np.random.default_rng(7)
+    for w in (0.5, 0.6, 0.9):
+        ys = rng.normal(size=20_000)
+        ys[:18_000] *= 1e300
+        kept = ys
+        with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+            powers = np.float64(w) ** np.arange(len(kept) - 1, -1, -1, dtype=np.float64)
+            terms = powers * kept
+        want = float((1 - w) * math.fsum(terms.tolist()) / (1 - np.float64(w) ** len(kept)))
+        got = smoothed_at(ys, w, len(ys) - 1)
+        assert abs(got - want) <= dot_error(kept[-_nonzero_weights(w, len(kept)):], w) + abs(want) * 4 * np.finfo(float).eps
+    assert smoothed_at(np.array([5.0, 1.0, 3.0]), 0.0, 2) == 3.0
