@@ -16,6 +16,17 @@ export function cardKey(section, item) {
  * the rest in the next frames, so a drag stays fluid. */
 const FRAME_BUDGET_MS = 50;
 
+/**
+ * IntersectionObserver entries in the order their cards should ask for data: those coming into
+ * view first, then from the top of the page down (the requests of one rank are sent in the order
+ * they were queued, and the kernel answers in order: the card the eye reaches first is drawn
+ * first, not the one whose observer entry happened to come first).
+ */
+export function inViewOrder(entries) {
+  return entries.slice().sort((a, b) => Number(b.isIntersecting) - Number(a.isIntersecting)
+    || a.boundingClientRect.top - b.boundingClientRect.top || a.boundingClientRect.left - b.boundingClientRect.left);
+}
+
 export class Cards {
   /** @param board the Board; @param scroller the scrolling element that holds the cards */
   constructor(board, scroller) {
@@ -24,9 +35,7 @@ export class Cards {
     this.byElement = new WeakMap();
     this.frame = null;
     const each = (entries, fn) => {
-      // Cards coming into view first: their requests are queued before the others'.
-      const sorted = entries.slice().sort((a, b) => Number(b.isIntersecting) - Number(a.isIntersecting));
-      for (const entry of sorted) {
+      for (const entry of inViewOrder(entries)) {
         const card = this.byElement.get(entry.target);
         if (card) fn(card, entry.isIntersecting);
       }
