@@ -12,8 +12,10 @@ byte pair of the record, ``d_k`` the number of bytes after it, ``T[d]`` a 65,536
 what a pair contributes from that distance and ``R0(L)`` the register after L zero bytes. So a
 group of equal-length records costs one table gather per byte pair and an XOR, all in numpy,
 column by column: each column reads one 256 KiB table, which stays in cache (gathering all
-columns at once from all tables and reducing across them is slower). The result is the exact
-CRC of every record, not an aggregate.
+columns at once from all tables and reducing across them is slower); a column whose pair is
+the same in every row of a chunk (half or more of a scalar record's: its tag, the high bytes of
+its wall time) is one look-up for the chunk. The result is the exact CRC of every record, not an
+aggregate.
 """
 
 from __future__ import annotations
@@ -156,23 +158,61 @@ def prepare(width: int = PREPARED_WIDTH) -> None:
     _tables.upto(min(int(width), MAX_WIDTH) - 2)
 
 
-def crc_rows(rows: np.ndarray, length: int) -> np.ndarray:
-    """Unmasked CRC-32C of each row of ``rows`` ([m, W] uint8, W even, W <= MAX_WIDTH).
+def crc_rows(rows: np.ndarray, length: int, width: int | None = None) -> np.ndarray:
+    """Unmasked CRC-32C of the first ``width`` bytes (all, by default) of each row of ``rows``
+    ([m, W'] uint8, its last axis contiguous; ``width`` even, at most ``MAX_WIDTH``).
 
-    Each record is right-aligned in its row: the ``W - length`` leading bytes (0 or 1) must be
-    zero, so that they contribute nothing.
+    Each record is right-aligned in its ``width``: the ``width - length`` leading bytes (0 or 1)
+    must be zero, so that they contribute nothing. A byte pair that is the same in every row
+    of a chunk (a log's tag and metadata, the high bytes of its wall times and steps) is one
+    table look-up for the chunk instead of one a row; the rows are searched for such pairs when
+    ``rows`` is C-contiguous (the bulk framer gathers each group's records and their stored CRCs
+    into such an array, hence ``width``).
     """
-    m, width = rows.shape
-    if width % 2 or width > MAX_WIDTH:
-        raise ValueError(f"rows of width {width}: need an even width up to {MAX_WIDTH}")
+    m, wide = rows.shape
+    width = wide if width is None else int(width)
+    if width % 2 or width > MAX_WIDTH or width > wide:
+        raise ValueError(f"rows of width {width}: need an even width up to {MAX_WIDTH} (and {wide})")
     tables = _tables.upto(width - 2)
-    pairs = rows.view("<u2")
+    last = (width - 2) // 2  # pair k of a row has width - 2 - 2k bytes after it: table row last - k
+    search = rows.flags.c_contiguous
     out = np.empty(m, dtype=np.uint32)
     for lo in range(0, m, _CHUNK):
-        part = pairs[lo : lo + _CHUNK]
+        part = rows[lo : lo + _CHUNK]
+        pairs = part[:, :width].view("<u2")
+        same = _same_pairs(part, width) if search and len(part) >= _SEARCH_MIN_ROWS else None
         acc = np.zeros(len(part), dtype=np.uint32)
+        common = 0
+        first = pairs[0].tolist()
         for k in range(width // 2):
-            # pair k of a row has width - 2 - 2k bytes after it: table row (width - 2 - 2k) // 2
-            acc ^= tables[(width - 2) // 2 - k].take(part[:, k])
+            if same is not None and same[k]:
+                common ^= int(tables[last - k, first[k]])
+            else:
+                acc ^= tables[last - k].take(pairs[:, k])
+        acc ^= np.uint32(common)
         out[lo : lo + _CHUNK] = acc
     return ~(_tables.zero_register(length) ^ out)
+
+
+#: Rows per chunk from which ``crc_rows`` looks for byte pairs the same in every row: the search
+#: costs about three table look-ups a row, repaid by the first few pairs found.
+_SEARCH_MIN_ROWS = 256
+#: Rows laid side by side before a chunk's bytes are reduced column by column: a reduction over
+#: a short row (a record's few dozen bytes) pays numpy's per-row overhead, over 64 of them not.
+_FOLD = 64
+
+
+def _same_pairs(part: np.ndarray, width: int) -> list[bool]:
+    """Whether each byte pair of the first ``width`` bytes is the same in every row of ``part``
+    ([n, W'] uint8, C-contiguous): per byte, its least and greatest value over the rows, found
+    over ``_FOLD`` rows at a time."""
+    n, wide = part.shape
+    full = n - n % _FOLD
+    folded = part[:full].reshape(-1, _FOLD * wide)
+    low = np.minimum.reduce(folded, axis=0).reshape(_FOLD, wide).min(axis=0)
+    high = np.maximum.reduce(folded, axis=0).reshape(_FOLD, wide).max(axis=0)
+    if full < n:
+        low = np.minimum(low, part[full:].min(axis=0))
+        high = np.maximum(high, part[full:].max(axis=0))
+    same = low[:width] == high[:width]
+    return (same[0::2] & same[1::2]).tolist()

@@ -49,3 +49,46 @@ def test_crc_rows_match_crc32c_per_record(length: int) -> None:
     rows[:, width - length :] = rng.integers(0, 256, (m, length), dtype=np.uint8)
     want = [crc32c.crc32c(bytes(r[width - length :])) for r in rows]
     assert crc_rows(rows, length).tolist() == want
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_crc_rows_of_records_alike_match_crc32c_per_record(seed: int) -> None:
+    """Records that share most of their bytes (a log's tag, the high bytes of its wall times),
+    whose shared byte pairs ``crc_rows`` looks up once a chunk: the CRC of each is still crc32c's,
+    whichever columns are shared (some only within a chunk, one byte of a pair only), with
+    columns past ``width`` that are not part of the record, over row counts around the search's
+    and the fold's limits, in a C-contiguous array and in a view that is not."""
+    import crc32c
+
+    rng = np.random.default_rng(seed)
+    length = int(rng.integers(1, crc.MAX_WIDTH + 1))
+    width = length + (length & 1)
+    extra = int(rng.integers(0, 9))
+    m = int(rng.choice([1, crc._FOLD - 1, crc._SEARCH_MIN_ROWS - 1, crc._SEARCH_MIN_ROWS + crc._FOLD + 3,
+                        crc._CHUNK + int(rng.integers(1, 3000))]))
+    rows = rng.integers(0, 256, (m, width + extra), dtype=np.uint8)
+    template = rng.integers(0, 256, width + extra, dtype=np.uint8)
+    shared = rng.random(width + extra) < rng.random()  # each byte column shared by every row, or not
+    rows[:, shared] = template[shared]
+    if m > crc._CHUNK:  # shared within the first chunk only
+        column = int(rng.integers(0, width))
+        rows[: crc._CHUNK, column] = template[column]
+        rows[crc._CHUNK :, column] = rng.integers(0, 256, m - crc._CHUNK, dtype=np.uint8)
+    rows[:, : width - length] = 0
+    want = [crc32c.crc32c(bytes(r[width - length : width])) for r in rows]
+    assert crc_rows(rows, length, width).tolist() == want
+    assert crc_rows(rows[:, :width], length).tolist() == want  # not C-contiguous unless extra == 0
+    assert crc_rows(np.ascontiguousarray(rows[:, :width]), length).tolist() == want
+
+
+def test_shared_byte_pairs_are_found_exactly() -> None:
+    """The search finds a pair shared only when both its bytes are the same in every row."""
+    rng = np.random.default_rng(5)
+    rows = rng.integers(0, 256, (1000, 12), dtype=np.uint8)
+    rows[:, 0:2] = 7  # pair 0 shared
+    rows[:, 2] = 7  # pair 1: one byte shared
+    rows[:, 4:6] = 9
+    rows[999, 5] = 8  # pair 2: all rows but the last
+    rows[:, 10:12] = 3  # pair 5, past width 10: not asked
+    assert crc._same_pairs(rows, 10) == [True, False, False, False, False]
+    assert crc._same_pairs(rows, 12) == [True, False, False, False, False, True]
