@@ -25,6 +25,8 @@ import threading
 import crc32c as _crc32c
 import numpy as np
 
+from .byte_columns import byte_extremes
+
 #: The constant TFRecord's mask adds after rotating the CRC right by 15 bits.
 MASK_DELTA = 0xA282EAD8
 _U32 = 0xFFFFFFFF
@@ -197,22 +199,11 @@ def crc_rows(rows: np.ndarray, length: int, width: int | None = None) -> np.ndar
 #: Rows per chunk from which ``crc_rows`` looks for byte pairs the same in every row: the search
 #: costs about three table look-ups a row, repaid by the first few pairs found.
 _SEARCH_MIN_ROWS = 256
-#: Rows laid side by side before a chunk's bytes are reduced column by column: a reduction over
-#: a short row (a record's few dozen bytes) pays numpy's per-row overhead, over 64 of them not.
-_FOLD = 64
 
 
 def _same_pairs(part: np.ndarray, width: int) -> list[bool]:
     """Whether each byte pair of the first ``width`` bytes is the same in every row of ``part``
-    ([n, W'] uint8, C-contiguous): per byte, its least and greatest value over the rows, found
-    over ``_FOLD`` rows at a time."""
-    n, wide = part.shape
-    full = n - n % _FOLD
-    folded = part[:full].reshape(-1, _FOLD * wide)
-    low = np.minimum.reduce(folded, axis=0).reshape(_FOLD, wide).min(axis=0)
-    high = np.maximum.reduce(folded, axis=0).reshape(_FOLD, wide).max(axis=0)
-    if full < n:
-        low = np.minimum(low, part[full:].min(axis=0))
-        high = np.maximum(high, part[full:].max(axis=0))
+    ([n, W'] uint8, C-contiguous): both its bytes' least and greatest values agree."""
+    low, high = byte_extremes(part)
     same = low[:width] == high[:width]
     return (same[0::2] & same[1::2]).tolist()

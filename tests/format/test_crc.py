@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tbnb.format import crc
+from tbnb.format.byte_columns import FOLD
 from tbnb.format.crc import crc_rows, mask, mask_array, masked_crc32c
 from tbnb.writer import encode_record
 
@@ -64,7 +65,7 @@ def test_crc_rows_of_records_alike_match_crc32c_per_record(seed: int) -> None:
     length = int(rng.integers(1, crc.MAX_WIDTH + 1))
     width = length + (length & 1)
     extra = int(rng.integers(0, 9))
-    m = int(rng.choice([1, crc._FOLD - 1, crc._SEARCH_MIN_ROWS - 1, crc._SEARCH_MIN_ROWS + crc._FOLD + 3,
+    m = int(rng.choice([1, FOLD - 1, crc._SEARCH_MIN_ROWS - 1, crc._SEARCH_MIN_ROWS + FOLD + 3,
                         crc._CHUNK + int(rng.integers(1, 3000))]))
     rows = rng.integers(0, 256, (m, width + extra), dtype=np.uint8)
     template = rng.integers(0, 256, width + extra, dtype=np.uint8)

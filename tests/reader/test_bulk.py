@@ -347,3 +347,30 @@ def test_logs_of_large_records_are_read_in_larger_pieces(tmp_path: Path, monkeyp
     assert batches["media"] == [media_size]
     assert len(batches["run_00"]) > 3 and max(batches["run_00"]) <= 1 << 16
     assert_same_logdir(tmp_path)
+
+
+def test_a_record_unlike_its_template_only_in_a_continuation_bit_is_not_decoded_by_it(
+        tmp_path: Path, small_bulk: None) -> None:
+    """Records of one length whose step is a two-byte varint, some with the first step byte's
+    continuation bit cleared (and their data CRC made anew): their structural bytes are the
+    template's, but protobuf reads a one-byte step and then a field of number 0, and refuses
+    them. The bulk decoder must not decode them by the template: both paths keep the same
+    points and report the same records."""
+    records = [encode_record(event_pb2.Event(wall_time=1.0, file_version="brain.Event:2").SerializeToString())]
+    for step in range(200, 400):
+        event = event_pb2.Event(wall_time=1000.0 + step, step=step)
+        event.summary.value.add(tag="loss", simple_value=float(step))
+        data = bytearray(event.SerializeToString())
+        at = data.index(0x10) + 1  # the step's first byte (after its key), continuation bit set
+        assert data[at] & 0x80 and not data[at + 1] & 0x80
+        if step % 7 == 0:
+            data[at] &= 0x7F
+        records.append(encode_record(bytes(data)))
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "events.out.tfevents.1.test").write_bytes(b"".join(records))
+    assert_same_logdir(tmp_path)
+    logdir = tbnb.Logdir(tmp_path)
+    logdir.reload()
+    assert len(logdir.scalars("run", "loss").step) == 200 - len(range(203, 400, 7))
+    assert len(logdir.problems) == len(range(203, 400, 7))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tbnb.format.byte_columns import byte_extremes
 from tbnb.reader.records import grouping
 
 _TAG_POOLS = {
@@ -36,10 +37,24 @@ def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
     rows = np.zeros((5000, 25), dtype=np.uint8)
     rows[:, 3:22] = np.frombuffer(b"".join(tags[i] for i in chosen.tolist()), dtype=np.uint8).reshape(-1, 19)
     rows[:, :3] = rng.integers(0, 256, (5000, 3))  # other columns vary freely
-    reps, inverse = grouping.tag_ids(rows, (3, 19))
-    tag_of_rep = [bytes(rows[r, 3:22]) for r in reps.tolist()]
-    assert len(set(tag_of_rep)) == len(tag_of_rep) == len(set(chosen.tolist()))
-    assert [tag_of_rep[i] for i in inverse.tolist()] == [tags[i] for i in chosen.tolist()]
+    _assert_tag_ids(rows, grouping.tag_ids(rows, (3, 19)))
+    # with the byte extremes of more rows than these (a caller's, over a superset): the same
+    others = np.zeros((50, 25), dtype=np.uint8)
+    others[:, 3:22] = rng.integers(0, 256, (50, 19))
+    superset = np.concatenate((rows, others))
+    _assert_tag_ids(rows, grouping.tag_ids(rows, (3, 19), byte_extremes(superset)))
+    alone = rows[chosen == chosen[0]]  # one tag, where the superset's differ in most bytes
+    _assert_tag_ids(alone, grouping.tag_ids(alone, (3, 19), byte_extremes(superset)))
+
+
+def _assert_tag_ids(rows: np.ndarray, found: tuple[np.ndarray, np.ndarray]) -> None:
+    """Every row gets the index of exactly its own tag (columns 3 to 21), each representative
+    row holds that tag and is its first row, tags numbered in order of appearance."""
+    reps, inverse = found
+    tags = [bytes(r[3:22]) for r in rows]
+    tag_of_rep = [tags[r] for r in reps.tolist()]
+    assert len(set(tag_of_rep)) == len(tag_of_rep) == len(set(tags))
+    assert [tag_of_rep[i] for i in inverse.tolist()] == tags
     assert reps.tolist() == sorted(reps.tolist()) == [inverse.tolist().index(i) for i in range(len(reps))]
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from google.protobuf.message import DecodeError
 from numpy.lib.stride_tricks import sliding_window_view
 
+from tbnb.format.byte_columns import byte_extremes
 from tbnb.format.proto import summary_pb2, types_pb2
 
 from ..records import grouping
@@ -216,24 +217,39 @@ def _decode_group(rows: np.ndarray, buf: bytes | memoryview, starts: np.ndarray,
             remaining = (np.arange(1, len(rows)) if remaining is None else remaining[1:])
             continue
         sub = rows if remaining is None else rows[remaining]
-        match = np.ones(len(sub), dtype=bool)
-        if layout.structural:
-            cols = list(layout.structural)
-            match &= (sub[:, cols] == rows[head, cols]).all(axis=1)
-        if layout.continuation:
-            cols = list(layout.continuation)
-            match &= ((sub[:, cols] & 0x80) == (rows[head, cols] & 0x80)).all(axis=1)
+        if not sub.flags.c_contiguous:
+            sub = np.ascontiguousarray(sub)
+        extremes = byte_extremes(sub)  # (of these rows; the matching ones lie within them)
+        match = _matching(sub, layout, extremes)  # (sub[0] is the template's record)
         taken = np.arange(len(rows)) if remaining is None else remaining
         if not match.all():
             taken, sub = taken[match], sub[match]
             remaining = (np.flatnonzero(~match) if remaining is None else remaining[~match])
         else:
             remaining = np.empty(0, dtype=np.int64)
-        out.append(_columns(sub, taken, layout))
+        out.append(_columns(sub, taken, layout, extremes))
 
 
-def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout) -> Part:
-    reps, tag_index = tag_ids(sub, layout.tag)
+def _matching(sub: np.ndarray, layout: Layout, extremes: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Which rows of ``sub`` fit the template of its first row: the same structural bytes, the
+    same continuation bits. Most columns are the same in every row (their ``extremes`` agree):
+    only the others are compared row by row, one column at a time (not every structural column
+    of every row)."""
+    low, high = extremes
+    match = np.ones(len(sub), dtype=bool)
+    first = sub[0]
+    for col in layout.structural:
+        if low[col] != high[col]:
+            match &= sub[:, col] == first[col]
+    for col in layout.continuation:
+        if low[col] < 0x80 <= high[col]:  # continuation bits on both sides of 0x80
+            match &= (sub[:, col] & 0x80) == (first[col] & 0x80)
+    return match
+
+
+def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout,
+             extremes: tuple[np.ndarray, np.ndarray] | None = None) -> Part:
+    reps, tag_index = tag_ids(sub, layout.tag, extremes)
     tags: list[str] = []
     keep: np.ndarray | None = None
     col, n = layout.tag

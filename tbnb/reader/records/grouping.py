@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tbnb.format.byte_columns import byte_extremes
+
 #: Groups of equal length smaller than this get one ``crc32c`` call per record instead of the
 #: bulk CRC (``crc.crc_rows``): below it, the bulk CRC's per-group numpy calls (one per byte
 #: pair) cost more than the calls they save.
@@ -69,28 +71,38 @@ def group_by_tag(rows: np.ndarray, tags: np.ndarray, lo: int, hi: int) -> list[n
 TAG_SAMPLE = 4096
 
 
-def tag_ids(rows: np.ndarray, tag: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def tag_ids(rows: np.ndarray, tag: tuple[int, int],
+            extremes: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(representative row of each distinct tag, tag index of every row), tags numbered in the
     order they first appear.
 
-    The tags are copied as rows of uint64 words, whose XOR with the first row, OR-ed over all
-    rows, shows where some tag differs. Tags that differ in at most eight bytes become one
-    uint64 key of those bytes, and the distinct keys of the first rows are looked up for every
-    row by binary search; otherwise the words that differ are compared, one pass per tag (a log
-    has few tags).
+    The bytes where some tag differs are those whose least and greatest values over the rows
+    differ (``extremes``, from ``byte_extremes(rows)``: given by a caller that has them). Tags
+    that differ in at most eight bytes become one uint64 key of those bytes, and the distinct
+    keys of the first rows are looked up for every row by hash (``_lookup``); otherwise the tags
+    are copied as rows of uint64 words and the words that differ are compared, one pass per tag
+    (a log has few tags).
     """
     col, n = tag
-    full = np.zeros((len(rows), -(-n // 8) * 8), dtype=np.uint8)
-    full[:, :n] = rows[:, col : col + n]
-    words = full.view("<u8")
-    differ = np.array([np.bitwise_or.reduce(w ^ w[0]) for w in words.T], dtype=np.uint64)  # bits where tags differ
-    varying = np.flatnonzero(differ.view(np.uint8))
+    if not len(rows):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if extremes is None:
+        low, high = byte_extremes(np.ascontiguousarray(rows[:, col : col + n]))
+    else:
+        low, high = extremes[0][col : col + n], extremes[1][col : col + n]
+    varying = np.flatnonzero(low != high)
     if varying.size == 0:
         return np.zeros(1, dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
     if varying.size <= 8:
         packed = np.zeros((len(rows), 8), dtype=np.uint8)
-        packed[:, : varying.size] = full[:, varying]
+        packed[:, : varying.size] = rows[:, col + varying]
         return _ids_of_keys(packed.view("<u8")[:, 0])
+    full = np.zeros((len(rows), -(-n // 8) * 8), dtype=np.uint8)
+    full[:, :n] = rows[:, col : col + n]
+    words = full.view("<u8")
+    differ = np.array([np.bitwise_or.reduce(w ^ w[0]) for w in words.T], dtype=np.uint64)  # bits where tags differ
+    if not differ.any():  # (``extremes`` of more rows than these: theirs are all one tag)
+        return np.zeros(1, dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
     keys = np.ascontiguousarray(words[:, differ != 0])
     inverse = np.full(len(rows), -1, dtype=np.int64)
     reps: list[int] = []
