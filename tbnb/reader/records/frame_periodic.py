@@ -4,7 +4,7 @@ A scalar log written step by step repeats one pattern of record lengths: every s
 same tags, each Event the same size (a fixed-width ``wall_time`` and value, a step whose varint
 grows a byte at 128 and 16,384 steps). Where the lengths repeat with period P records (B bytes),
 the record heads are ``start + k*B + offset_j``: they can be *computed*, and then checked where
-they are (a stored length and its CRC, read as strided words), instead of searching all the
+they are (a stored length and its CRC, gathered at once as words), instead of searching all the
 buffer's bytes for plausible heads (``frame_bulk._propose``, a comparison and a gather over every
 byte, most of the framer's time on such a log).
 
@@ -20,6 +20,7 @@ proposals from a position it has verified, and frames sequentially where none fi
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from .records import follow_lengths
 
@@ -63,20 +64,19 @@ def _first_misfit(a: np.ndarray, first: int, offsets: np.ndarray, lengths: np.nd
     """Index (in record order) of the first of ``periods`` repetitions' headers that does not hold
     its expected length and length CRC; ``periods * P`` if all do.
 
-    Each record of the pattern is checked as two strided words (the u64 length, the u32 CRC)
-    across all repetitions: no gather, no index arrays.
+    Every header of the window is gathered at once as three u32 words (the length's low and high
+    halves, the length's CRC) and compared with what the pattern expects there: one gather for
+    the window (a strided copy per record of the pattern cost ~40% more, in numpy calls).
     """
     p = len(offsets)
-    worst = periods * p
-    for j in range(p):
-        at = first + int(offsets[j])
-        # copied first: comparing in place, unaligned and strided, is several times slower
-        stored = np.ndarray((periods,), "<u8", a, at, (period_bytes,)).copy()
-        crcs = np.ndarray((periods,), "<u4", a, at + 8, (period_bytes,)).copy()
-        bad = np.flatnonzero((stored != lengths[j]) | (crcs != expected_crc[j]))
-        if len(bad):
-            worst = min(worst, int(bad[0]) * p + j)
-    return worst
+    if periods <= 0 or p == 0:
+        return 0
+    heads = (first + np.arange(periods, dtype=np.int64)[:, None] * period_bytes + offsets).reshape(-1)
+    words = sliding_window_view(a, 12)[heads].view("<u4").reshape(periods, p, 3)
+    expected = np.zeros((p, 3), dtype=np.uint32)  # (the high half 0: lengths are below 2**16)
+    expected[:, 0], expected[:, 2] = lengths, expected_crc
+    bad = np.flatnonzero(words != expected)
+    return int(bad[0]) // 3 if len(bad) else periods * p
 
 
 def _repeat(a: np.ndarray, first: int, lengths: np.ndarray, length_crc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
