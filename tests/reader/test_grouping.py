@@ -12,11 +12,12 @@ _TAG_POOLS = {
     "one": [b"loss"],
     "last byte": [b"w/layer_0/abc", b"w/layer_0/abd"],
     "late": [b"w/layer_0/abc", b"w/layer_0/abd", b"w/layer_0/abe"],  # the third after the sample
+    "two bytes": [b"metric_00", b"metric_01", b"metric_10", b"metric_99"],  # alike in either byte
     "past the first key": [b"a" * 19, b"b" * 9 + b"a" * 10, b"b" * 9 + b"a" * 9 + b"b"],
 }
 
 
-@pytest.mark.parametrize("pool", ["one", "last byte", "late", "past the first key", 7, 300])
+@pytest.mark.parametrize("pool", ["one", "last byte", "late", "two bytes", "past the first key", 7, 300])
 def test_tag_ids_group_rows_by_their_exact_tag(pool: str | int) -> None:
     """Tags of one length that differ in many columns (more than one 64-bit key holds: two tags
     alike in the first eight differing columns), or in one byte only (also one first seen past

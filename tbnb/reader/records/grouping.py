@@ -78,8 +78,9 @@ def tag_ids(rows: np.ndarray, tag: tuple[int, int],
 
     The bytes where some tag differs are those whose least and greatest values over the rows
     differ (``extremes``, from ``byte_extremes(rows)``: given by a caller that has them). Tags
-    that differ in at most eight bytes become one uint64 key of those bytes, and the distinct
-    keys of the first rows are looked up for every row by hash (``_lookup``); otherwise the tags
+    that differ in one or two bytes are told apart by a uint16 key, looked up in a table of all
+    65,536; in at most eight bytes, by one uint64 key of those bytes, the distinct keys of the
+    first rows looked up for every row by hash (``_lookup``); otherwise the tags
     are copied as rows of uint64 words and the words that differ are compared, one pass per tag
     (a log has few tags).
     """
@@ -93,6 +94,11 @@ def tag_ids(rows: np.ndarray, tag: tuple[int, int],
     varying = np.flatnonzero(low != high)
     if varying.size == 0:
         return np.zeros(1, dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
+    if varying.size <= 2:  # (tags that differ in a byte or two: "metric_0" ... "metric_15")
+        key = rows[:, col + int(varying[0])].astype(np.uint16)
+        if varying.size == 2:
+            key |= rows[:, col + int(varying[1])].astype(np.uint16) << np.uint16(8)
+        return _ids_of_small_keys(key)
     if varying.size <= 8:
         packed = np.zeros((len(rows), 8), dtype=np.uint8)
         packed[:, : varying.size] = rows[:, col + varying]
@@ -128,6 +134,19 @@ def _ids_of_keys(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         distinct, first = np.unique(sample, return_index=True)
         at = _lookup(distinct, key)
         if at is not None:
+            return _by_appearance(first, at)
+    raise AssertionError("every key is among the distinct keys of all keys")
+
+
+def _ids_of_small_keys(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``tag_ids`` for one uint16 key per row: the distinct keys of the first rows (of all rows,
+    if a key first shows up later) looked up for every row in a table of every key."""
+    for sample in (key[:TAG_SAMPLE], key):
+        distinct, first = np.unique(sample, return_index=True)
+        table = np.full(1 << 16, -1, dtype=np.int64)
+        table[distinct] = np.arange(len(distinct))
+        at = table[key]
+        if at.min() >= 0:
             return _by_appearance(first, at)
     raise AssertionError("every key is among the distinct keys of all keys")
 
