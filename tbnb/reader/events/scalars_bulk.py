@@ -263,7 +263,7 @@ def _columns(sub: np.ndarray, taken: np.ndarray, layout: Layout,
     vcol, vtype = layout.value
     value = column(sub, vcol, vtype).astype(np.float64)
     wall = column(sub, layout.wall, "<f8") if layout.wall is not None else np.zeros(len(sub))
-    step = steps_of(sub, layout.step)
+    step = steps_of(sub, layout.step, extremes)
     f32 = vtype == "<f4"
     if keep is not None:
         return (taken[keep], tags, tag_index[keep], step[keep], wall[keep], value[keep], layout.tf2,
