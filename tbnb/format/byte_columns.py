@@ -20,8 +20,19 @@ FOLD = 64
 
 
 def byte_extremes(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The least and the greatest value of each column of ``rows`` ([n, w] uint8, C-contiguous,
-    n >= 1)."""
+    """The least and the greatest value of each column of ``rows`` ([n, w] uint8, n >= 1).
+
+    Rows that are a slice of columns of a C-contiguous array (a group's records cut from the
+    rows the framer gathered with their CRCs) are reduced in that array, the slice's columns
+    taken from the result; other rows that are not C-contiguous are copied first."""
+    if not rows.flags.c_contiguous:
+        whole = _columns_of(rows)
+        if whole is None:
+            rows = np.ascontiguousarray(rows)
+        else:
+            base, first = whole
+            low, high = byte_extremes(base)
+            return low[first : first + rows.shape[1]], high[first : first + rows.shape[1]]
     n, width = rows.shape
     full = n - n % FOLD
     if full:
@@ -32,3 +43,16 @@ def byte_extremes(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             return low, high
         return np.minimum(low, rows[full:].min(axis=0)), np.maximum(high, rows[full:].max(axis=0))
     return rows.min(axis=0), rows.max(axis=0)
+
+
+def _columns_of(rows: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """(the C-contiguous 2-D array whose columns ``rows`` are, the first of them), or None when
+    ``rows`` is not such a slice."""
+    base = rows.base
+    if not isinstance(base, np.ndarray) or base.ndim != 2 or not base.flags.c_contiguous \
+            or base.dtype != rows.dtype or base.shape[0] != rows.shape[0] or rows.strides != base.strides:
+        return None
+    first = rows.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    if not 0 <= first <= base.shape[1] - rows.shape[1]:
+        return None
+    return base, first

@@ -217,8 +217,6 @@ def _decode_group(rows: np.ndarray, buf: bytes | memoryview, starts: np.ndarray,
             remaining = (np.arange(1, len(rows)) if remaining is None else remaining[1:])
             continue
         sub = rows if remaining is None else rows[remaining]
-        if not sub.flags.c_contiguous:
-            sub = np.ascontiguousarray(sub)
         extremes = byte_extremes(sub)  # (of these rows; the matching ones lie within them)
         match = _matching(sub, layout, extremes)  # (sub[0] is the template's record)
         taken = np.arange(len(rows)) if remaining is None else remaining
@@ -299,7 +297,7 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
         known = (gathered or {}).get(length)
         if known is not None and len(known[0]) == len(group):
             group = np.searchsorted(starts, known[0])  # starts are ascending
-            rows = np.ascontiguousarray(known[1])
+            rows = known[1]  # (columns of the framer's gathered rows: read in place)
         else:
             rows = sliding_window_view(a, length)[starts[group]]
         _decode_group(rows, buf, starts[group], length, parts)
