@@ -316,5 +316,8 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
         tag_of[rows[first[metadata[rows[first]]]]] = -1
         rows = np.flatnonzero(tag_of >= 0)
     tags = sorted(index, key=index.__getitem__)
-    values = value[rows].astype(np.float32) if all_f32 else value[rows]  # (exact: each was a float32)
+    if len(rows) == n:  # every record decoded (most batches past a file's first): no gather
+        values = value.astype(np.float32) if all_f32 else value  # (exact: each was a float32)
+        return BulkScalars(rows, tag_of, tags, step, wall, values, tf2)
+    values = value[rows].astype(np.float32) if all_f32 else value[rows]
     return BulkScalars(rows, tag_of[rows], tags, step[rows], wall[rows], values, tf2[rows])

@@ -78,8 +78,8 @@ def tag_ids(rows: np.ndarray, tag: tuple[int, int],
 
     The bytes where some tag differs are those whose least and greatest values over the rows
     differ (``extremes``, from ``byte_extremes(rows)``: given by a caller that has them). Tags
-    that differ in one or two bytes are told apart by a uint16 key, looked up in a table of all
-    65,536; in at most eight bytes, by one uint64 key of those bytes, the distinct keys of the
+    that differ in one or two bytes are told apart by those bytes as one small key
+    (``_ids_of_small_keys``); in at most eight bytes, by one uint64 key of those bytes, the distinct keys of the
     first rows looked up for every row by hash (``_lookup``); otherwise the tags
     are copied as rows of uint64 words and the words that differ are compared, one pass per tag
     (a log has few tags).
@@ -95,10 +95,11 @@ def tag_ids(rows: np.ndarray, tag: tuple[int, int],
     if varying.size == 0:
         return np.zeros(1, dtype=np.int64), np.zeros(len(rows), dtype=np.int64)
     if varying.size <= 2:  # (tags that differ in a byte or two: "metric_0" ... "metric_15")
+        if varying.size == 1:
+            return _ids_of_small_keys(rows[:, col + int(varying[0])], 8)
         key = rows[:, col + int(varying[0])].astype(np.uint16)
-        if varying.size == 2:
-            key |= rows[:, col + int(varying[1])].astype(np.uint16) << np.uint16(8)
-        return _ids_of_small_keys(key)
+        key |= rows[:, col + int(varying[1])].astype(np.uint16) << np.uint16(8)
+        return _ids_of_small_keys(key, 16)
     if varying.size <= 8:
         packed = np.zeros((len(rows), 8), dtype=np.uint8)
         packed[:, : varying.size] = rows[:, col + varying]
@@ -138,15 +139,22 @@ def _ids_of_keys(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     raise AssertionError("every key is among the distinct keys of all keys")
 
 
-def _ids_of_small_keys(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``tag_ids`` for one uint16 key per row: the distinct keys of the first rows (of all rows,
-    if a key first shows up later) looked up for every row in a table of every key."""
+def _ids_of_small_keys(key: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """``tag_ids`` for one key of ``bits`` (8 or 16) per row: the distinct keys of the first rows
+    (of all rows, if a key first shows up later) looked up for every row, in a table of every
+    key for one byte, by binary search among the few distinct keys for two (a table of 65,536
+    filled for each group cost more than the search)."""
     for sample in (key[:TAG_SAMPLE], key):
         distinct, first = np.unique(sample, return_index=True)
-        table = np.full(1 << 16, -1, dtype=np.int64)
-        table[distinct] = np.arange(len(distinct))
-        at = table[key]
-        if at.min() >= 0:
+        if bits == 8:
+            table = np.full(256, len(distinct), dtype=np.intp)
+            table[distinct] = np.arange(len(distinct))
+            at = table[key]
+            found = bool(at.max() < len(distinct))
+        else:
+            at = np.minimum(np.searchsorted(distinct, key), len(distinct) - 1)
+            found = bool(np.array_equal(distinct[at], key))
+        if found:
             return _by_appearance(first, at)
     raise AssertionError("every key is among the distinct keys of all keys")
 
