@@ -1,4 +1,5 @@
-"""The least and greatest value of each byte column of many equal-length records.
+"""Many equal-length records as rows of bytes: gathered from a buffer, and the least and greatest
+value of each byte column.
 
 A group of records written by one loop shares most of its bytes (the tag, the metadata, the high
 bytes of wall time and step): a byte column whose least and greatest values agree is the same in
@@ -56,3 +57,15 @@ def _columns_of(rows: np.ndarray) -> tuple[np.ndarray, int] | None:
     if not 0 <= first <= base.shape[1] - rows.shape[1]:
         return None
     return base, first
+
+
+def gather_rows(a: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
+    """The ``width`` bytes from each of ``starts`` in ``a`` (1-D, C-contiguous uint8), as the rows
+    of a new C-contiguous [len(starts), width] uint8 array.
+
+    Read through a view of ``a`` as overlapping ``width``-byte items, one at each byte: indexing
+    it copies item by item, about three times faster than indexing a 2-D sliding window of
+    ``a`` (which numpy gathers row by row). Indices as numpy takes them (IndexError past the
+    last whole item)."""
+    items = np.ndarray((max(0, len(a) - width + 1),), dtype=f"V{width}", buffer=a, strides=(1,))
+    return items[starts].view(np.uint8).reshape(len(starts), width)

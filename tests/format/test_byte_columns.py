@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tbnb.format.byte_columns import FOLD, _columns_of, byte_extremes
+from tbnb.format.byte_columns import FOLD, _columns_of, byte_extremes, gather_rows
 
 
 @pytest.mark.parametrize("n", [1, 2, FOLD - 1, FOLD, FOLD + 1, 5 * FOLD + 17])
@@ -28,3 +28,21 @@ def test_a_column_slice_is_recognised_and_nothing_else_is() -> None:
     assert base is rows and first == 4
     for other in (rows[::2, 4:9], rows[:, ::-1], rows[:, ::2], rows[1:, 4:9], rows.reshape(20, 30)[:, 1:3]):
         assert _columns_of(other) is None, other.strides
+
+
+@pytest.mark.parametrize("width", [1, 4, 12, 61])
+def test_gathered_rows_are_the_bytes_at_each_start(width: int) -> None:
+    """Rows from any start (repeated, unsorted, the last whole one) of a read-only buffer, as a
+    2-D sliding window of it gives them; none from no starts; an index past the last whole row
+    refused."""
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    rng = np.random.default_rng(width)
+    a = np.frombuffer(rng.bytes(1000), dtype=np.uint8)
+    starts = np.concatenate((rng.integers(0, 1000 - width + 1, 300), [0, 1000 - width, 5, 5]))
+    rows = gather_rows(a, starts, width)
+    assert rows.flags.c_contiguous and rows.flags.writeable and rows.shape == (len(starts), width)
+    assert np.array_equal(rows, sliding_window_view(a, width)[starts])
+    assert gather_rows(a, starts[:0], width).shape == (0, width)
+    with pytest.raises(IndexError):
+        gather_rows(a, np.array([1000 - width + 1]), width)

@@ -24,9 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from google.protobuf.message import DecodeError
-from numpy.lib.stride_tricks import sliding_window_view
 
-from tbnb.format.byte_columns import byte_extremes
+from tbnb.format.byte_columns import byte_extremes, gather_rows
 from tbnb.format.proto import summary_pb2, types_pb2
 
 from ..records import grouping
@@ -299,7 +298,7 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
             group = np.searchsorted(starts, known[0])  # starts are ascending
             rows = known[1]  # (columns of the framer's gathered rows: read in place)
         else:
-            rows = sliding_window_view(a, length)[starts[group]]
+            rows = gather_rows(a, starts[group], length)
         _decode_group(rows, buf, starts[group], length, parts)
         for taken, local_tags, local_index, s, w, v, is_tf2, has_md, f32 in parts:
             all_f32 &= f32

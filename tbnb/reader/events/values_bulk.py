@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from tbnb.format.byte_columns import gather_rows
+
 from ..records.grouping import group_by_length, tag_ids
 from .values_fields import LEN, PAYLOAD_FIELDS, Fields, tag_index
 from .values_template import by_template
@@ -172,7 +174,7 @@ def _tag_names(a: np.ndarray, start: np.ndarray, length: np.ndarray, names: dict
     (protobuf's case) or 256 bytes or longer (left to protobuf)."""
     index = np.full(len(start), -1, dtype=np.int64)
     for n, group in group_by_length(length, 256):
-        block = sliding_window_view(a, n)[start[group]]
+        block = gather_rows(a, start[group], n)
         reps, inverse = tag_ids(block, (0, n))
         index[group] = np.array([tag_index(bytes(block[r]), names) for r in reps.tolist()], dtype=np.int64)[inverse]
     return index

@@ -22,8 +22,8 @@ import struct
 
 import crc32c as _crc32c
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
+from tbnb.format.byte_columns import gather_rows
 from tbnb.format.crc import MAX_WIDTH, crc_rows, mask, mask_array
 
 from ..files.problems import Problem
@@ -62,7 +62,7 @@ def _propose(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Header positions and lengths of plausible, complete records (see the module doc)."""
     n = len(a)
     heads = np.flatnonzero(a[12 : n - 4] == _WALL_TIME_KEY)
-    words = sliding_window_view(a, 16)[heads].view("<u4")  # length lo, length hi, length CRC, data
+    words = gather_rows(a, heads, 16).view("<u4")  # length lo, length hi, length CRC, data
     lengths = words[:, 0].astype(np.int64)
     ok = (words[:, 1] == 0) & (lengths < 1 << 16)
     ok[ok] = words[ok, 2] == _LENGTH_CRC[lengths[ok]]
@@ -95,7 +95,7 @@ def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.
         pad = length & 1
         width = length + pad
         if width <= MAX_WIDTH and len(group) >= grouping.MIN_CRC_GROUP and length > 0:
-            rows = sliding_window_view(a, width + 4)[s - pad]  # the record and its stored CRC
+            rows = gather_rows(a, s - pad, width + 4)  # the record and its stored CRC
             if pad:
                 rows[:, 0] = 0
             stored = rows[:, width:].view("<u4")[:, 0]  # (a strided view: copying [m, 4] goes row by row)
@@ -103,7 +103,7 @@ def _check_data(a: np.ndarray, buf: memoryview, starts: np.ndarray, lengths: np.
             good[group] = ok
             rows_out[length] = (s, rows[:, pad:width]) if ok.all() else (s[ok], rows[ok, pad:width])
         else:
-            stored = sliding_window_view(a, 4)[s + length].view("<u4").reshape(-1)
+            stored = gather_rows(a, s + length, 4).view("<u4").reshape(-1)
             raw = np.fromiter((crc(buf[i : i + length]) for i in s.tolist()), np.uint32, len(s))
             good[group] = mask_array(raw) == stored
     return good
@@ -142,7 +142,7 @@ def _frame_chain(view: memoryview, a: np.ndarray) -> Framed | None:
     starts = np.asarray(heads, dtype=np.int64)
     if not len(starts):
         return Framed(starts, starts.copy(), pos, [])
-    words = sliding_window_view(a, 12)[starts].view("<u4")  # length lo, length hi, length CRC
+    words = gather_rows(a, starts, 12).view("<u4")  # length lo, length hi, length CRC
     lengths = words[:, 0].astype(np.int64) | (words[:, 1].astype(np.int64) << 32)
     small = (lengths >= 0) & (lengths < 1 << 16)
     if not np.array_equal(words[small, 2], _LENGTH_CRC[lengths[small]]):
@@ -152,7 +152,7 @@ def _frame_chain(view: memoryview, a: np.ndarray) -> Framed | None:
     if tail_header:
         starts, lengths = starts[:-1], lengths[:-1]
     data = starts + 12
-    stored = sliding_window_view(a, 4)[data + lengths].view("<u4").reshape(-1)
+    stored = gather_rows(a, data + lengths, 4).view("<u4").reshape(-1)
     if not np.array_equal(mask_array(np.asarray(crcs, dtype=np.uint32)), stored):
         return None
     return Framed(data, lengths, pos, [])

@@ -20,9 +20,8 @@ proposals from a position it has verified, and frames sequentially where none fi
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
-from tbnb.format.byte_columns import byte_extremes
+from tbnb.format.byte_columns import byte_extremes, gather_rows
 
 from .records import follow_lengths
 
@@ -87,7 +86,7 @@ def _first_misfit(a: np.ndarray, first: int, offsets: np.ndarray, lengths: np.nd
         if np.array_equal(low[columns], header) and np.array_equal(high[columns], header):
             return periods * p
     heads = (first + np.arange(periods, dtype=np.int64)[:, None] * period_bytes + offsets).reshape(-1)
-    words = sliding_window_view(a, 12)[heads].view("<u4").reshape(periods, p, 3)
+    words = gather_rows(a, heads, 12).view("<u4").reshape(periods, p, 3)
     bad = np.flatnonzero(words != expected)
     return int(bad[0]) // 3 if len(bad) else periods * p
 
