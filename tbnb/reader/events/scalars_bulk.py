@@ -295,7 +295,8 @@ def decode_scalars(buf: bytes | memoryview, starts: np.ndarray, lengths: np.ndar
         parts: list[Part] = []
         known = (gathered or {}).get(length)
         if known is not None and len(known[0]) == len(group):
-            group = np.searchsorted(starts, known[0])  # starts are ascending
+            if not np.array_equal(starts[group], known[0]):  # (the same records, as a rule)
+                group = np.searchsorted(starts, known[0])  # starts are ascending
             rows = known[1]  # (columns of the framer's gathered rows: read in place)
         else:
             rows = gather_rows(a, starts[group], length)
