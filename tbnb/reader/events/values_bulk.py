@@ -123,7 +123,7 @@ def _walk(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> Fields:
     wall = np.zeros(m)
     if has_wall.any():
         idx = np.flatnonzero(has_wall)
-        wall[idx] = sliding_window_view(c.a, 8)[np.clip(c.pos[idx] + 1, 0, len(c.a) - 8)].view("<f8").reshape(-1)
+        wall[idx] = gather_rows(c.a, np.clip(c.pos[idx] + 1, 0, len(c.a) - 8), 8).view("<f8").reshape(-1)
     c.move(has_wall, c.pos + 9)
     has_step = c.ok & (c.byte(c.pos) == 0x10)
     step_value, step_len = c.varint(c.pos + 1, has_step)

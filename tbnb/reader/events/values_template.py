@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+
+from tbnb.format.byte_columns import gather_rows
 
 from ..records.grouping import group_by_length, tag_ids
 from .values_fields import LEN, PAYLOAD_FIELDS, Fields, tag_index
@@ -156,7 +157,7 @@ def by_template(buf: bytes, a: np.ndarray, starts: np.ndarray, lengths: np.ndarr
                 group = group[1:]
                 continue
             s = starts[group]
-            head = sliding_window_view(a, layout.head)[s]
+            head = gather_rows(a, s, layout.head)
             match = _matches(a, s, head, layout)
             if match.all():
                 _read_columns(head, s, layout, found, group, names)
